@@ -1,0 +1,43 @@
+/* Where our state lives inside the user's pthread objects.  We keep
+ * glibc's sizes and the fields its static initializers set, so objects
+ * from PTHREAD_*_INITIALIZER*, from glibc's init functions and from
+ * zeroed memory all work. */
+#ifndef GMP_LAYOUT_H
+#define GMP_LAYOUT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+_Static_assert(sizeof(pthread_mutex_t) == 40, "glibc x86_64 mutex size");
+_Static_assert(sizeof(pthread_cond_t) == 48, "glibc x86_64 condvar size");
+_Static_assert(sizeof(pthread_attr_t) == 56, "glibc x86_64 attr size");
+
+/* Mutex: __lock is the lock word, __owner the owner's TID, __count the
+ * recursion depth, __kind the type exactly as glibc's initializers and
+ * pthread_mutex_init store it. */
+_Static_assert(offsetof(pthread_mutex_t, __data.__lock) == 0, "mutex lock word");
+_Static_assert(offsetof(pthread_mutex_t, __data.__count) == 4, "mutex count");
+_Static_assert(offsetof(pthread_mutex_t, __data.__owner) == 8, "mutex owner");
+_Static_assert(offsetof(pthread_mutex_t, __data.__kind) == 16, "mutex kind");
+
+#define GMP_MUTEX_TYPE_MASK 3
+/* Kinds we leave to glibc (kernel futexes): robust, priority inheritance,
+ * priority protection, process-shared; also -1, glibc's "destroyed". */
+#define GMP_MUTEX_KERNEL_BITS (16 | 32 | 64 | 128)
+
+/* Condition variable: two 32-bit counters in the first 8 bytes (glibc's
+ * __wseq); glibc's pthread_cond_init keeps its flags in __wrefs. */
+struct gmp_cond {
+	uint32_t wait;   /* next ticket */
+	uint32_t notify; /* next ticket to be notified */
+	uint32_t pad[7];
+	uint32_t wrefs;  /* bit 0: process-shared, bit 1: CLOCK_MONOTONIC */
+	uint32_t pad2[2];
+};
+_Static_assert(sizeof(struct gmp_cond) == sizeof(pthread_cond_t), "cond overlay size");
+_Static_assert(offsetof(struct gmp_cond, wrefs) == 36, "glibc __wrefs offset");
+#define GMP_COND_SHARED 1
+#define GMP_COND_MONOTONIC 2
+
+#endif

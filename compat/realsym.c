@@ -1,0 +1,37 @@
+#include <dlfcn.h>
+
+#include "realsym.h"
+#include "shim/debug.h"
+
+struct gmp_real gmp_real;
+
+static void *need(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (f == NULL) {
+		gmp_printf("gmpshim: fatal: cannot find the real %s\n", name);
+		gmp_throw("symbol lookup failed");
+	}
+	return f;
+}
+
+void gmp_realsym_init(void)
+{
+#define REAL(name) gmp_real.name = need(#name)
+	REAL(pthread_create);
+	REAL(pthread_getattr_np);
+	REAL(pthread_mutex_init);
+	REAL(pthread_mutex_lock);
+	REAL(pthread_mutex_trylock);
+	REAL(pthread_mutex_timedlock);
+	REAL(pthread_mutex_unlock);
+	REAL(pthread_mutex_destroy);
+	REAL(pthread_mutex_consistent);
+	REAL(pthread_cond_init);
+	REAL(pthread_cond_wait);
+	REAL(pthread_cond_timedwait);
+	REAL(pthread_cond_signal);
+	REAL(pthread_cond_broadcast);
+	REAL(pthread_cond_destroy);
+#undef REAL
+}

@@ -1,0 +1,29 @@
+/* The real libc functions behind the ones we interpose, looked up once. */
+#ifndef GMP_REALSYM_H
+#define GMP_REALSYM_H
+
+#include <pthread.h>
+
+struct gmp_real {
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	int (*pthread_getattr_np)(pthread_t, pthread_attr_t *);
+	int (*pthread_mutex_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
+	int (*pthread_mutex_lock)(pthread_mutex_t *);
+	int (*pthread_mutex_trylock)(pthread_mutex_t *);
+	int (*pthread_mutex_timedlock)(pthread_mutex_t *, const struct timespec *);
+	int (*pthread_mutex_unlock)(pthread_mutex_t *);
+	int (*pthread_mutex_destroy)(pthread_mutex_t *);
+	int (*pthread_mutex_consistent)(pthread_mutex_t *);
+	int (*pthread_cond_init)(pthread_cond_t *, const pthread_condattr_t *);
+	int (*pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+	int (*pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+	int (*pthread_cond_signal)(pthread_cond_t *);
+	int (*pthread_cond_broadcast)(pthread_cond_t *);
+	int (*pthread_cond_destroy)(pthread_cond_t *);
+};
+
+extern struct gmp_real gmp_real;
+
+void gmp_realsym_init(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* What NPTL's start_thread does after the thread function returns, in the
+ * same order: C++ thread_local destructors, then pthread key destructors,
+ * then the thread is gone; the last thread to go ends the process. */
+#include <dlfcn.h>
+#include <stdlib.h>
+
+#include "shim/runtime.h"
+
+void gmp_keys_run_destructors(struct g *gp);
+
+static void (*call_tls_dtors)(void);
+static int looked_up;
+
+void gmp_thread_exit(void *retval)
+{
+	struct g *gp = getg();
+	gp->retval = retval;
+	if (!looked_up) {
+		call_tls_dtors = (void (*)(void))dlvsym(RTLD_DEFAULT, "__call_tls_dtors", "GLIBC_PRIVATE");
+		looked_up = 1;
+	}
+	if (call_tls_dtors)
+		call_tls_dtors();
+	gmp_keys_run_destructors(gp);
+	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)
+		exit(0);
+	goexit();
+}

@@ -1,0 +1,177 @@
+/* glibc 2.36, x86_64 (TLS_TCB_AT_TP): the thread pointer points at the
+ * TCB, which starts with tcbhead_t and is the struct pthread; the static
+ * TLS blocks of all initially loaded modules sit just below it.  We ask
+ * ld.so for the sizes, let it build the DTV and copy the TLS images
+ * (_dl_allocate_tls, as NPTL's allocate_stack does), and fill in the few
+ * TCB fields that libc reads for the current thread.  Field offsets that
+ * are not part of the stable tcbhead_t come from the descriptors glibc
+ * exports for libthread_db, not from a copy of glibc's headers. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "shim/runtime.h"
+#include "tls.h"
+
+/* tcbhead_t offsets: part of the x86_64 ABI that compilers bake in
+ * (%fs:0x28 is the stack protector canary). */
+#define TCB_OFF_TCB 0x00
+#define TCB_OFF_DTV 0x08
+#define TCB_OFF_SELF 0x10
+#define TCB_OFF_MULTIPLE_THREADS 0x18
+#define TCB_COPY_FROM 0x18 /* multiple_threads .. feature_1 */
+#define TCB_COPY_TO 0x50
+
+typedef union {
+	size_t counter;
+	struct {
+		void *val;
+		void *to_free;
+	} pointer;
+} dtv_t;
+
+static void *(*dl_allocate_tls)(void *mem);
+static void *(*dl_allocate_tls_init)(void *tcb, bool init_tls);
+static void (*dl_get_tls_static_info)(size_t *size, size_t *align);
+
+static size_t static_size, static_align, tcb_size;
+static size_t off_tid;
+static ptrdiff_t off_rseq_cpu = -1;  /* TP-relative, -1: no rseq area */
+static ptrdiff_t off_resp = -1;      /* TP-relative __resp */
+static ptrdiff_t off_curg;           /* TP-relative gmp_curg_tls */
+static unsigned char main_header[TCB_COPY_TO];
+
+__thread struct g *gmp_curg_tls;
+
+static void *private_sym(void *handle, const char *name)
+{
+	void *p = dlvsym(handle, name, "GLIBC_PRIVATE");
+	if (p == NULL) {
+		gmp_printf("gmpshim: fatal: glibc does not export %s (need glibc 2.34 or later)\n", name);
+		gmp_throw("unsupported glibc");
+	}
+	return p;
+}
+
+void gmp_tls_init(void)
+{
+	dl_allocate_tls = private_sym(RTLD_DEFAULT, "_dl_allocate_tls");
+	dl_allocate_tls_init = private_sym(RTLD_DEFAULT, "_dl_allocate_tls_init");
+	dl_get_tls_static_info = private_sym(RTLD_DEFAULT, "_dl_get_tls_static_info");
+	dl_get_tls_static_info(&static_size, &static_align);
+	tcb_size = *(const uint32_t *)private_sym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
+	/* libthread_db field descriptors: { size in bits, count, offset }. */
+	const uint32_t *tid_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_tid");
+	off_tid = tid_desc[2];
+
+	char *tp = gmp_arch_tp();
+	if (*(int *)(tp + off_tid) != getpid())
+		gmp_throw("unexpected struct pthread layout (tid)");
+	memcpy(main_header, tp, sizeof main_header);
+	off_curg = (char *)&gmp_curg_tls - tp;
+
+	void **resp = dlvsym(RTLD_DEFAULT, "__resp", "GLIBC_PRIVATE");
+	if (resp)
+		off_resp = (char *)resp - tp;
+	const ptrdiff_t *rseq_offset = dlsym(RTLD_DEFAULT, "__rseq_offset");
+	if (rseq_offset)
+		off_rseq_cpu = *rseq_offset + 4; /* struct rseq: cpu_id_start, cpu_id */
+}
+
+size_t gmp_tls_reserve(void)
+{
+	return static_size + tcb_size + 2 * static_align;
+}
+
+void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo)
+{
+	uintptr_t tcb = (gaddr - tcb_size) & ~(uintptr_t)(static_align - 1);
+	*tls_lo = gmp_tls_lowest((void *)tcb);
+	return (void *)tcb;
+}
+
+uintptr_t gmp_tls_lowest(void *tcb)
+{
+	return ((uintptr_t)tcb - static_size) & ~(uintptr_t)(static_align - 1);
+}
+
+/* The TCB fields libc reads for the running thread. */
+static void fill_tcb(char *tcb, int tid, struct g *gp)
+{
+	memcpy(tcb + TCB_COPY_FROM, main_header + TCB_COPY_FROM, TCB_COPY_TO - TCB_COPY_FROM);
+	*(void **)(tcb + TCB_OFF_TCB) = tcb;
+	*(void **)(tcb + TCB_OFF_SELF) = tcb;
+	*(int *)(tcb + TCB_OFF_MULTIPLE_THREADS) = 1;
+	*(int *)(tcb + off_tid) = tid;
+	/* No rseq area is registered for a G: a negative cpu_id makes
+	 * sched_getcpu ask the kernel instead of trusting a stale value. */
+	if (off_rseq_cpu >= 0)
+		*(int32_t *)(tcb + off_rseq_cpu) = -1;
+	*(struct g **)(tcb + off_curg) = gp;
+	if (off_resp >= 0 && gp)
+		*(void **)(tcb + off_resp) = &gp->res;
+}
+
+int gmp_tls_setup(struct g *gp, int reuse)
+{
+	char *tcb = gp->tcb;
+	if (!reuse) {
+		if (dl_allocate_tls(tcb) == NULL)
+			return EAGAIN;
+	} else {
+		/* As NPTL does for a cached stack: free the dynamically
+		 * allocated TLS blocks, clear the DTV, and copy the TLS images
+		 * again.  The DTV itself stays. */
+		dtv_t *dtv = *(dtv_t **)(tcb + TCB_OFF_DTV);
+		for (size_t i = 0; i < dtv[-1].counter; i++)
+			free(dtv[1 + i].pointer.to_free);
+		memset(dtv, 0, (dtv[-1].counter + 1) * sizeof(dtv_t));
+		dtv_t *keep = *(dtv_t **)(tcb + TCB_OFF_DTV);
+		memset(tcb, 0, tcb_size);
+		*(dtv_t **)(tcb + TCB_OFF_DTV) = keep;
+		dl_allocate_tls_init(tcb, true);
+	}
+	memset(&gp->res, 0, sizeof gp->res);
+	fill_tcb(tcb, gp->tid, gp);
+	return 0;
+}
+
+void *gmp_tls_standalone(int tid)
+{
+	char *tcb = dl_allocate_tls(NULL);
+	if (tcb == NULL)
+		gmp_throw("cannot allocate a TCB for an M");
+	fill_tcb(tcb, tid, NULL);
+	return tcb;
+}
+
+void gmp_tls_adopt_main(struct g *gp)
+{
+	char *tp = gmp_arch_tp();
+	gp->tcb = tp;
+	gp->tid = *(int *)(tp + off_tid);
+	gmp_curg_tls = gp;
+	/* The kernel updates the main thread's rseq area for the OS thread
+	 * that registered it; once main may run on any M that is wrong, so
+	 * unregister it and let sched_getcpu fall back. */
+	if (off_rseq_cpu >= 0) {
+		const unsigned int *rseq_size = dlsym(RTLD_DEFAULT, "__rseq_size");
+		if (rseq_size && *rseq_size > 0) {
+			void *area = tp + off_rseq_cpu - 4;
+			if (gmp_syscall6(SYS_rseq, (long)area, 32, 1 /* RSEQ_FLAG_UNREGISTER */,
+					 0x53053053 /* RSEQ_SIG */, 0, 0) != 0 &&
+			    gmp_syscall6(SYS_rseq, (long)area, *rseq_size, 1, 0x53053053, 0, 0) != 0)
+				gmp_unsupported("cannot unregister the main thread's rseq area");
+		}
+		*(int32_t *)(tp + off_rseq_cpu) = -1;
+	}
+}
+
+void gmp_tls_release(struct g *gp)
+{
+	(void)gp;
+}

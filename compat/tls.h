@@ -1,0 +1,31 @@
+/* Per-G TCB and static TLS, built with ld.so's own TLS allocator so that
+ * every G is a glibc thread as far as libc can tell. */
+#ifndef GMP_TLS_H
+#define GMP_TLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct g;
+
+/* Looks up ld.so's allocator and the TCB layout; call once, on the main
+ * thread, before any other function here. */
+void gmp_tls_init(void);
+/* Bytes the top of a G mapping needs for static TLS and the TCB. */
+size_t gmp_tls_reserve(void);
+/* Chooses the TCB address for a G whose struct g starts at gaddr; stores
+ * the lowest address the static TLS uses in *tls_lo. */
+void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo);
+uintptr_t gmp_tls_lowest(void *tcb);
+/* Initialises (fresh) or re-initialises (reused) gp's TCB and TLS for a
+ * new thread.  Returns 0 or an errno value.  G context only: it uses the
+ * caller's malloc. */
+int gmp_tls_setup(struct g *gp, int reuse);
+/* A TCB with TLS but no G, for an M to idle on. */
+void *gmp_tls_standalone(int tid);
+/* Adopts the running initial thread's TCB as the main G's. */
+void gmp_tls_adopt_main(struct g *gp);
+/* Per-thread libc state that must survive a G's reuse (malloc's cache). */
+void gmp_tls_release(struct g *gp);
+
+#endif

@@ -1,0 +1,105 @@
+/* Condition variables as Go's sync.Cond: a ticket taken before the mutex
+ * is released, so a signal between unlock and park is never lost. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "compat/layout.h"
+#include "compat/realsym.h"
+#include "export.h"
+#include "shim/runtime.h"
+#include "shim/sema.h"
+
+#define C(c) ((struct gmp_cond *)(c))
+
+static inline int shared(pthread_cond_t *c)
+{
+	return (C(c)->wrefs & GMP_COND_SHARED) != 0;
+}
+
+GMP_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
+{
+	gmp_ensure_init();
+	/* glibc's init validates the attribute and records its clock and
+	 * pshared flags in __wrefs; the counters start at zero either way. */
+	return gmp_real.pthread_cond_init(c, attr);
+}
+
+static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
+{
+	int type = m->__data.__kind & GMP_MUTEX_TYPE_MASK;
+	if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
+	    m->__data.__owner != getg()->tid)
+		return EPERM;
+	uint32_t ticket = gmp_notify_add(&C(c)->wait);
+	/* Release a recursive mutex completely and restore its depth after. */
+	unsigned depth = m->__data.__count;
+	m->__data.__count = 1;
+	pthread_mutex_unlock(m);
+	int err = gmp_notify_wait(c, &C(c)->notify, ticket, deadline);
+	int lerr;
+	while ((lerr = pthread_mutex_lock(m)) == EAGAIN)
+		;
+	m->__data.__count = depth;
+	return err;
+}
+
+GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	gmp_ensure_init();
+	if (shared(c))
+		return gmp_real.pthread_cond_wait(c, m);
+	return wait_common(c, m, -1);
+}
+
+GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+				      const struct timespec *abstime)
+{
+	gmp_ensure_init();
+	if (shared(c)) {
+		gmp_unsupported("pthread_cond_clockwait on a process-shared condvar");
+		return EINVAL;
+	}
+	int err = 0;
+	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
+	return err ? err : wait_common(c, m, deadline);
+}
+
+GMP_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
+{
+	gmp_ensure_init();
+	if (shared(c))
+		return gmp_real.pthread_cond_timedwait(c, m, abstime);
+	clockid_t clk = (C(c)->wrefs & GMP_COND_MONOTONIC) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
+	int err = 0;
+	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
+	return err ? err : wait_common(c, m, deadline);
+}
+
+GMP_EXPORT int pthread_cond_signal(pthread_cond_t *c)
+{
+	if (!gmp_initialized)
+		return 0;
+	if (shared(c))
+		return gmp_real.pthread_cond_signal(c);
+	gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
+	return 0;
+}
+
+GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	if (!gmp_initialized)
+		return 0;
+	if (shared(c))
+		return gmp_real.pthread_cond_broadcast(c);
+	gmp_notify_all(c, &C(c)->wait, &C(c)->notify);
+	return 0;
+}
+
+GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
+{
+	if (shared(c))
+		return gmp_real.pthread_cond_destroy(c);
+	if (gmp_initialized && gmp_semq_count(c) > 0)
+		return EBUSY;
+	return 0;
+}

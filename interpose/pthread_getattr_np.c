@@ -1,0 +1,26 @@
+#include <errno.h>
+#include <pthread.h>
+
+#include "compat/realsym.h"
+#include "export.h"
+#include "shim/runtime.h"
+
+GMP_EXPORT int pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
+{
+	gmp_ensure_init();
+	struct g *gp = gmp_registry_get((void *)t);
+	if (gp == NULL)
+		return ESRCH;
+	/* The initial thread's TCB is glibc's own: glibc knows its stack. */
+	if (gp->flags & G_MAIN)
+		return gmp_real.pthread_getattr_np(t, attr);
+	int err = pthread_attr_init(attr);
+	if (err)
+		return err;
+	pthread_attr_setstack(attr, gp->stack_lo, gp->stack_size);
+	pthread_attr_setguardsize(attr, gp->guard_size);
+	pthread_attr_setdetachstate(attr, __atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE) == JS_DETACHED
+						  ? PTHREAD_CREATE_DETACHED
+						  : PTHREAD_CREATE_JOINABLE);
+	return 0;
+}

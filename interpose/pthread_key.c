@@ -1,0 +1,130 @@
+/* Thread-specific data.  Keys carry a sequence number (odd while in use)
+ * so that a value stored under a deleted key is invisible to a new key
+ * that reuses the slot, as in NPTL. */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "shim/runtime.h"
+
+#define NKEYS (GMP_KEY_1ST * GMP_KEY_L2)
+_Static_assert(NKEYS == PTHREAD_KEYS_MAX, "key table size");
+
+static struct {
+	uintptr_t seq;
+	void (*destr)(void *);
+} keys[NKEYS];
+
+static inline bool key_used(uintptr_t seq)
+{
+	return seq & 1;
+}
+
+GMP_EXPORT int pthread_key_create(pthread_key_t *key, void (*destr)(void *))
+{
+	for (int i = 0; i < NKEYS; i++) {
+		uintptr_t seq = __atomic_load_n(&keys[i].seq, __ATOMIC_ACQUIRE);
+		if (key_used(seq))
+			continue;
+		if (__atomic_compare_exchange_n(&keys[i].seq, &seq, seq + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			keys[i].destr = destr;
+			*key = (pthread_key_t)i;
+			return 0;
+		}
+	}
+	return EAGAIN;
+}
+
+GMP_EXPORT int pthread_key_delete(pthread_key_t key)
+{
+	if (key >= NKEYS)
+		return EINVAL;
+	uintptr_t seq = __atomic_load_n(&keys[key].seq, __ATOMIC_ACQUIRE);
+	if (!key_used(seq) ||
+	    !__atomic_compare_exchange_n(&keys[key].seq, &seq, seq + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return EINVAL;
+	return 0;
+}
+
+static struct gmp_keyslot *slot(struct g *gp, pthread_key_t key, bool create)
+{
+	if (key < GMP_KEY_1ST)
+		return &gp->specific_1st[key];
+	struct gmp_keyslot **block = &gp->specific[key / GMP_KEY_1ST];
+	if (*block == NULL) {
+		if (!create)
+			return NULL;
+		*block = calloc(GMP_KEY_1ST, sizeof **block);
+		if (*block == NULL)
+			return NULL;
+	}
+	return &(*block)[key % GMP_KEY_1ST];
+}
+
+GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
+{
+	if (key >= NKEYS || !gmp_initialized)
+		return NULL;
+	struct gmp_keyslot *s = slot(getg(), key, false);
+	if (s == NULL || s->seq != __atomic_load_n(&keys[key].seq, __ATOMIC_RELAXED))
+		return NULL;
+	return s->value;
+}
+
+GMP_EXPORT int pthread_setspecific(pthread_key_t key, const void *value)
+{
+	gmp_ensure_init();
+	if (key >= NKEYS)
+		return EINVAL;
+	uintptr_t seq = __atomic_load_n(&keys[key].seq, __ATOMIC_ACQUIRE);
+	if (!key_used(seq))
+		return EINVAL;
+	struct g *gp = getg();
+	struct gmp_keyslot *s = slot(gp, key, true);
+	if (s == NULL)
+		return ENOMEM;
+	s->seq = seq;
+	s->value = (void *)value;
+	if (value)
+		gp->specific_used = true;
+	return 0;
+}
+
+/* At thread exit: call destructors for non-NULL values, repeating while
+ * destructors store new values, at most PTHREAD_DESTRUCTOR_ITERATIONS
+ * rounds; then free the second-level blocks. */
+void gmp_keys_run_destructors(struct g *gp)
+{
+	for (int round = 0; gp->specific_used && round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
+		gp->specific_used = false;
+		for (int k = 0; k < NKEYS; k++) {
+			struct gmp_keyslot *s = slot(gp, (pthread_key_t)k, false);
+			if (s == NULL) {
+				k += GMP_KEY_1ST - 1 - k % GMP_KEY_1ST;
+				continue;
+			}
+			uintptr_t seq = __atomic_load_n(&keys[k].seq, __ATOMIC_ACQUIRE);
+			void *v = s->value;
+			if (v == NULL || s->seq != seq || !key_used(seq))
+				continue;
+			s->value = NULL;
+			void (*destr)(void *) = keys[k].destr;
+			if (destr)
+				destr(v);
+		}
+	}
+	for (int i = 0; i < GMP_KEY_L2; i++) {
+		free(gp->specific[i]);
+		gp->specific[i] = NULL;
+	}
+	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
+	gp->specific_used = false;
+}
+
+GMP_EXPORT int __pthread_key_create(pthread_key_t *key, void (*destr)(void *))
+	__attribute__((alias("pthread_key_create")));
+GMP_EXPORT void *__pthread_getspecific(pthread_key_t key) __attribute__((alias("pthread_getspecific")));
+GMP_EXPORT int __pthread_setspecific(pthread_key_t key, const void *v) __attribute__((alias("pthread_setspecific")));

@@ -1,0 +1,51 @@
+#include <asm/prctl.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
+
+#include "arch.h"
+#include "shim/debug.h"
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+void gmp_context_start(void);
+
+/* Default control words for a new context: all SSE exceptions masked,
+ * round to nearest (0x1f80); x87 extended precision, all masked (0x037f). */
+#define NEW_MXCSR 0x1f80ull
+#define NEW_FPUCW 0x037full
+
+uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void *arg)
+{
+	uintptr_t *sp = (uintptr_t *)(stack_top & ~(uintptr_t)15);
+	*--sp = 0;                          /* keeps gmp_context_start 16-aligned */
+	*--sp = 0;
+	*--sp = (uintptr_t)gmp_context_start; /* return address */
+	*--sp = 0;                          /* rbp */
+	*--sp = 0;                          /* rbx */
+	*--sp = (uintptr_t)arg;             /* r12 */
+	*--sp = (uintptr_t)entry;           /* r13 */
+	*--sp = 0;                          /* r14 */
+	*--sp = 0;                          /* r15 */
+	*--sp = NEW_MXCSR | (NEW_FPUCW << 32);
+	return (uintptr_t)sp;
+}
+
+static int have_wrfsbase;
+
+void gmp_arch_init(void)
+{
+	have_wrfsbase = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
+}
+
+void gmp_arch_setfs(void *tcb)
+{
+	if (have_wrfsbase) {
+		__asm__ volatile("wrfsbase %0" ::"r"(tcb) : "memory");
+		return;
+	}
+	long r = gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, tcb, 0);
+	if (r != 0)
+		gmp_throw("arch_prctl(ARCH_SET_FS) failed");
+}

@@ -1,0 +1,22 @@
+/* Diagnostics that are safe anywhere, including on g0 with a stale FS base:
+ * they format into a stack buffer and use raw write(2). */
+#ifndef GMP_DEBUG_H
+#define GMP_DEBUG_H
+
+#include <stdarg.h>
+
+/* GMPDEBUG=... settings, parsed once at start-up (env.c). */
+struct gmp_debug {
+	int verbose;     /* GMPDEBUG=verbose=1: one line per unsupported call */
+	int schedtrace;  /* ms between schedtrace lines; 0 = off */
+};
+extern struct gmp_debug gmp_debug;
+
+void gmp_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An invariant of the runtime broke: say what, then abort the process
+ * rather than run on with corrupted scheduler state. */
+void gmp_throw(const char *what) __attribute__((noreturn));
+/* A feature the shim does not support was used: one line under GMPDEBUG. */
+void gmp_unsupported(const char *what);
+
+#endif

@@ -1,0 +1,74 @@
+/* Start-up (proc.go: schedinit, mstart for m0).  The initial thread
+ * becomes the main G running on M0, which gets a g0 region of its own for
+ * scheduling; from then on main is a G like any other and may migrate. */
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compat/realsym.h"
+#include "compat/tls.h"
+#include "runtime.h"
+
+struct g gmp_main_g;
+int gmp_initialized;
+
+int gmp_env_maxprocs(void);
+void gmp_env_debug(void);
+void gmp_start_templatethread(void);
+void gmp_bootstrap_m0(struct m *m0, struct g *gp);
+int gmp_newtid(void);
+void gmp_m0_g0_entry(void *arg);
+
+static void main_stack(struct g *gp)
+{
+	pthread_attr_t attr;
+	if (gmp_real.pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	void *lo;
+	size_t size;
+	if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+		gp->stack_lo = lo;
+		gp->stack_size = size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+void gmp_init(void)
+{
+	if (gmp_initialized)
+		return;
+	gmp_arch_init();
+	gmp_env_debug();
+	int nprocs = gmp_env_maxprocs();
+	gmp_realsym_init();
+	gmp_tls_init();
+
+	struct g *gp = &gmp_main_g;
+	gp->flags = G_MAIN;
+	gp->status = G_RUNNING;
+	gp->goid = sched.goidgen = 1;
+	gp->joinstate = JS_JOINABLE;
+	gp->timer.index = -1;
+	gmp_tls_adopt_main(gp);
+	main_stack(gp);
+	gmp_registry_add(gp);
+	sched.ngs = 1;
+
+	gmp_procs_init(nprocs);
+	struct m *m0 = allocm();
+	m0->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	m0->owntcb = gmp_tls_standalone(gmp_newtid());
+	m0->curfs = gp->tcb;
+	m0->g0_sp = gmp_arch_new_context((uintptr_t)m0 + M_REGION_SIZE, gmp_m0_g0_entry, m0);
+	gmp_bootstrap_m0(m0, gp);
+
+	/* Also makes glibc multi-threaded (stdio locks, atomic refcounts)
+	 * before a second G can exist. */
+	gmp_start_templatethread();
+	gmp_initialized = 1;
+}
+
+__attribute__((constructor)) static void gmp_ctor(void)
+{
+	gmp_init();
+}

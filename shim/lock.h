@@ -1,0 +1,30 @@
+/* Runtime-internal locks and notes (Go's lock_futex.go).  These block the
+ * M, so they are held only for short critical sections of the runtime. */
+#ifndef GMP_LOCK_H
+#define GMP_LOCK_H
+
+#include <stdint.h>
+
+struct mutex {
+	uint32_t key; /* 0 unlocked, 1 locked, 2 locked with sleepers */
+};
+
+/* A one-shot wake-up: notesleep blocks the M until notewakeup. */
+struct note {
+	uint32_t key;
+};
+
+void lock(struct mutex *l);
+void unlock(struct mutex *l);
+
+void noteclear(struct note *n);
+void notesleep(struct note *n);
+/* Returns 1 if woken, 0 if ns elapsed first.  ns < 0 sleeps forever. */
+int notetsleep(struct note *n, int64_t ns);
+void notewakeup(struct note *n);
+
+/* Raw private futex calls on the M (never on the G scheduler). */
+long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns);
+long gmp_futex_wake_kernel(uint32_t *addr, int n);
+
+#endif

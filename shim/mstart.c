@@ -1,0 +1,112 @@
+/* Making Ms.  Every M is a real NPTL thread so that glibc counts it, but it
+ * runs on a region we map: [struct m][guard page][stack, NPTL TCB at top],
+ * aligned to its size so that g0 code finds its M by masking rsp.
+ *
+ * Ms are created by the template thread (Go's templateThread), a plain
+ * NPTL thread that never runs Gs: pthread_create reads the caller's TLS
+ * (malloc's tcache for the DTV), and a scheduler on g0 has only a stale FS
+ * base, possibly belonging to a G running elsewhere. */
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "compat/realsym.h"
+#include "runtime.h"
+
+#define PAGE 4096
+
+static struct mutex newmlock;
+static struct m *newmhead;     /* Ms waiting for the template thread */
+static struct note newmwake;
+
+struct m *allocm(void)
+{
+	size_t sz = M_REGION_SIZE;
+	char *raw = mmap(NULL, 2 * sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		gmp_throw("allocm: cannot map an M region");
+	uintptr_t base = ((uintptr_t)raw + sz - 1) & ~(uintptr_t)(sz - 1);
+	if (base > (uintptr_t)raw)
+		munmap(raw, base - (uintptr_t)raw);
+	uintptr_t end = (uintptr_t)raw + 2 * sz;
+	if (end > base + sz)
+		munmap((void *)(base + sz), end - (base + sz));
+	gmp_guard_pages((void *)(base + PAGE), PAGE);
+	struct m *mp = (struct m *)base;
+	memset(mp, 0, sizeof *mp);
+	lock(&sched.lock);
+	mp->id = sched.mcount++;
+	unlock(&sched.lock);
+	mp->fastrand = (uint32_t)(gmp_nanotime() ^ ((uintptr_t)mp >> 12)) | 1;
+	return mp;
+}
+
+static void *mstart(void *arg)
+{
+	struct m *mp = arg;
+	mp->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	mp->owntcb = gmp_arch_tp();
+	mp->curfs = mp->owntcb;
+	mstart_on_g0(mp);
+	return NULL;
+}
+
+static void spawn(struct m *mp)
+{
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	uintptr_t lo = (uintptr_t)mp + 2 * PAGE;
+	pthread_attr_setstack(&attr, (void *)lo, M_REGION_SIZE - 2 * PAGE);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_t t;
+	int err = gmp_real.pthread_create(&t, &attr, mstart, mp);
+	pthread_attr_destroy(&attr);
+	if (err != 0)
+		gmp_throw("newm: the real pthread_create failed");
+}
+
+void newm(struct p *pp, bool spinning)
+{
+	struct m *mp = allocm();
+	mp->nextp = pp;
+	mp->spinning = spinning;
+	lock(&newmlock);
+	mp->schedlink = newmhead;
+	newmhead = mp;
+	unlock(&newmlock);
+	/* The template thread clears the note before it looks at the list. */
+	if (__atomic_exchange_n(&newmwake.key, 1, __ATOMIC_ACQ_REL) == 0)
+		gmp_futex_wake_kernel(&newmwake.key, 1);
+}
+
+static void *templatethread(void *arg)
+{
+	for (;;) {
+		notesleep(&newmwake);
+		noteclear(&newmwake);
+		lock(&newmlock);
+		struct m *list = newmhead;
+		newmhead = NULL;
+		unlock(&newmlock);
+		while (list) {
+			struct m *mp = list;
+			list = mp->schedlink;
+			mp->schedlink = NULL;
+			spawn(mp);
+		}
+	}
+	return NULL;
+}
+
+void gmp_start_templatethread(void)
+{
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (gmp_real.pthread_create(&t, &attr, templatethread, NULL) != 0)
+		gmp_throw("cannot start the template thread");
+	pthread_attr_destroy(&attr);
+}

@@ -1,0 +1,540 @@
+/* The scheduler: schedule, findrunnable, execute, stealing, spinning Ms,
+ * park/ready.  The structure follows Go's runtime/proc.go; comments say
+ * where and why this port differs. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "runtime.h"
+
+struct sched sched;
+struct p *allp;
+
+#define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+
+int64_t gmp_nanotime(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static const char *const gstatus_names[] = { "idle", "runnable", "running", "syscall", "waiting", "dead" };
+
+void casgstatus(struct g *gp, uint32_t oldval, uint32_t newval)
+{
+	uint32_t cur = oldval;
+	if (__atomic_compare_exchange_n(&gp->status, &cur, newval, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	gmp_printf("gmpshim: G %llu: status %s, want %s -> %s\n", (unsigned long long)gp->goid,
+		   cur < 6 ? gstatus_names[cur] : "?", gstatus_names[oldval], gstatus_names[newval]);
+	gmp_throw("bad G status transition");
+}
+
+/* --- Ps and Ms: sched.lock held for the list operations --- */
+
+static void acquirep(struct m *mp, struct p *pp)
+{
+	if (pp->m != NULL || pp->status != P_IDLE)
+		gmp_throw("acquirep: P in use");
+	mp->p = pp;
+	pp->m = mp;
+	__atomic_store_n(&pp->status, P_RUNNING, __ATOMIC_RELEASE);
+}
+
+static struct p *releasep(struct m *mp)
+{
+	struct p *pp = mp->p;
+	if (pp == NULL || pp->m != mp || pp->status != P_RUNNING)
+		gmp_throw("releasep: invalid P state");
+	mp->p = NULL;
+	pp->m = NULL;
+	__atomic_store_n(&pp->status, P_IDLE, __ATOMIC_RELEASE);
+	return pp;
+}
+
+static void pidleput(struct p *pp)
+{
+	if (!runqempty(pp))
+		gmp_throw("pidleput: P has a non-empty run queue");
+	pp->link = sched.pidle;
+	sched.pidle = pp;
+	atomic_add(&sched.npidle, 1);
+}
+
+static struct p *pidleget(void)
+{
+	struct p *pp = sched.pidle;
+	if (pp) {
+		sched.pidle = pp->link;
+		atomic_add(&sched.npidle, -1);
+	}
+	return pp;
+}
+
+static void mput(struct m *mp)
+{
+	mp->schedlink = sched.midle;
+	sched.midle = mp;
+	sched.nmidle++;
+}
+
+static struct m *mget(void)
+{
+	struct m *mp = sched.midle;
+	if (mp) {
+		sched.midle = mp->schedlink;
+		sched.nmidle--;
+	}
+	return mp;
+}
+
+/* Removes mp from the idle list if it is still there. */
+static bool munlink_idle(struct m *mp)
+{
+	for (struct m **pp = &sched.midle; *pp; pp = &(*pp)->schedlink) {
+		if (*pp == mp) {
+			*pp = mp->schedlink;
+			sched.nmidle--;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Starts an M to run pp (an idle P if NULL).  With spinning, the caller
+ * already counted the new M in nmspinning. */
+static void startm(struct p *pp, bool spinning)
+{
+	lock(&sched.lock);
+	if (pp == NULL) {
+		pp = pidleget();
+		if (pp == NULL) {
+			unlock(&sched.lock);
+			if (spinning)
+				atomic_add(&sched.nmspinning, -1);
+			return;
+		}
+	}
+	struct m *nmp = mget();
+	unlock(&sched.lock);
+	if (nmp == NULL) {
+		newm(pp, spinning);
+		return;
+	}
+	nmp->spinning = spinning;
+	nmp->nextp = pp;
+	notewakeup(&nmp->park);
+}
+
+/* Tries to add one more spinning M when there is an idle P and nobody is
+ * spinning already: the spinner either finds the new work or parks. */
+void wakep(void)
+{
+	if (load_acq(&sched.npidle) == 0 || load_acq(&sched.nmspinning) != 0)
+		return;
+	uint32_t zero = 0;
+	if (!__atomic_compare_exchange_n(&sched.nmspinning, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	startm(NULL, true);
+}
+
+static void resetspinning(struct m *mp)
+{
+	mp->spinning = false;
+	if ((int32_t)atomic_add(&sched.nmspinning, -1) < 0)
+		gmp_throw("resetspinning: negative nmspinning");
+	/* The spinning M found work; there may be more, so wake another. */
+	wakep();
+}
+
+/* Parks the M until startm hands it a P or until the deadline (ns,
+ * monotonic; -1 = none).  Returns false if it timed out without a P. */
+static bool stopm(struct m *mp, int64_t deadline)
+{
+	lock(&sched.lock);
+	mput(mp);
+	unlock(&sched.lock);
+	/* Sleep on the M's own TCB: a signal handler that runs on this idle M
+	 * must not use the TLS of a G that may be running on another M. */
+	if (mp->curfs != mp->owntcb) {
+		gmp_arch_setfs(mp->owntcb);
+		mp->curfs = mp->owntcb;
+	}
+	int64_t ns = -1;
+	if (deadline >= 0) {
+		ns = deadline - gmp_nanotime();
+		if (ns < 0)
+			ns = 0;
+	}
+	if (!notetsleep(&mp->park, ns)) {
+		lock(&sched.lock);
+		bool unlinked = munlink_idle(mp);
+		unlock(&sched.lock);
+		if (unlinked)
+			return false;
+		notesleep(&mp->park); /* a startm picked us just now */
+	}
+	noteclear(&mp->park);
+	acquirep(mp, mp->nextp);
+	mp->nextp = NULL;
+	return true;
+}
+
+/* --- readying and parking --- */
+
+/* Makes gp runnable on mp's P (or globally if mp holds none), to run next. */
+static void ready_on(struct m *mp, struct g *gp)
+{
+	casgstatus(gp, G_WAITING, G_RUNNABLE);
+	if (mp->p) {
+		runqput(mp->p, gp, true);
+	} else {
+		lock(&sched.lock);
+		globrunqput(gp);
+		unlock(&sched.lock);
+	}
+	wakep();
+}
+
+void goready(struct g *gp)
+{
+	ready_on(getg()->m, gp);
+}
+
+/* Puts a list of Gs readied off-P (timers) on the global queue and starts
+ * Ms for idle Ps to run them (proc.go: injectglist). */
+void injectglist(struct g *list)
+{
+	int n = 0;
+	struct g *tail = NULL;
+	for (struct g *gp = list; gp; gp = gp->schedlink) {
+		casgstatus(gp, G_WAITING, G_RUNNABLE);
+		tail = gp;
+		n++;
+	}
+	if (n == 0)
+		return;
+	lock(&sched.lock);
+	globrunqputbatch(list, tail, n);
+	unlock(&sched.lock);
+	for (int i = 0; i < n && load_acq(&sched.npidle) > 0; i++)
+		startm(NULL, false);
+}
+
+/* Switches from the running G to its M's g0, which then runs fn(gp, arg)
+ * once gp's context is saved (Go's mcall). */
+static void mcall(void (*fn)(struct g *, void *), void *arg)
+{
+	struct g *gp = getg();
+	struct m *mp = gp->m;
+	mp->after_switch = fn;
+	mp->after_arg = arg;
+	gmp_swap(&gp->sched_sp, mp->g0_sp);
+	/* Resumed, possibly on another M. */
+}
+
+struct parkargs {
+	void (*unlockf)(struct g *, void *);
+	void *arg;
+};
+
+static void park_m(struct g *gp, void *argp)
+{
+	struct parkargs *pa = argp; /* lives on gp's stack, which is saved */
+	casgstatus(gp, G_RUNNING, G_WAITING);
+	if (pa->unlockf)
+		pa->unlockf(gp, pa->arg);
+}
+
+/* Parks the running G.  unlockf runs on g0 after the G is saved: it
+ * releases whatever lock made the decision to sleep, so a waker that takes
+ * the same lock can only ready a G that is already fully switched out. */
+void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason)
+{
+	struct g *gp = getg();
+	struct parkargs pa = { unlockf, arg };
+	gp->waitreason = reason;
+	mcall(park_m, &pa);
+	gp->waitreason = WAIT_NONE;
+}
+
+static void gosched_m(struct g *gp, void *arg)
+{
+	casgstatus(gp, G_RUNNING, G_RUNNABLE);
+	lock(&sched.lock);
+	globrunqput(gp);
+	unlock(&sched.lock);
+}
+
+/* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
+void gosched(void)
+{
+	struct g *gp = getg();
+	struct p *pp = gp->m->p;
+	/* Nothing else to run anywhere: yielding would only cost a trip
+	 * through the scheduler. */
+	if (runqempty(pp) && load_acq(&sched.runqsize) == 0)
+		return;
+	mcall(gosched_m, NULL);
+}
+
+void gmp_exit_reap(struct m *mp, struct g *gp);
+
+static void goexit0(struct g *gp, void *arg)
+{
+	struct m *mp = gp->m;
+	casgstatus(gp, G_RUNNING, G_DEAD);
+	mp->curg = NULL;
+	gp->m = NULL;
+	gmp_exit_reap(mp, gp);
+}
+
+void goexit(void)
+{
+	mcall(goexit0, NULL);
+	gmp_throw("goexit: dead G resumed");
+}
+
+/* Queues a new G (status G_IDLE, context ready) to run next on this P. */
+void newproc(struct g *gp)
+{
+	struct g *self = getg();
+	casgstatus(gp, G_IDLE, G_RUNNABLE);
+	runqput(self->m->p, gp, true);
+	wakep();
+}
+
+/* --- finding work --- */
+
+#define STEAL_TRIES 4
+
+static struct g *stealwork(struct m *mp, struct p *pp)
+{
+	int n = sched.gomaxprocs;
+	for (int i = 0; i < STEAL_TRIES; i++) {
+		bool last = i == STEAL_TRIES - 1;
+		/* Random start, coprime stride would be Go's; a random start with
+		 * a linear walk visits every P once per round as well. */
+		uint32_t start = fastrandn(mp, (uint32_t)n);
+		for (int k = 0; k < n; k++) {
+			struct p *p2 = &allp[(start + (uint32_t)k) % (uint32_t)n];
+			if (p2 == pp)
+				continue;
+			if (load_acq(&p2->status) == P_IDLE && load_acq(&p2->runnext) == NULL)
+				continue;
+			struct g *gp = runqsteal(pp, p2, last);
+			if (gp)
+				return gp;
+		}
+	}
+	return NULL;
+}
+
+static void run_timers(struct m *mp);
+
+/* Finds a runnable G, blocking the M if there is none (proc.go:
+ * findRunnable): local queue, global queue, timers, stealing as a spinning
+ * M, then give up the P and sleep. */
+static struct g *findrunnable(struct m *mp, bool *inherit)
+{
+	struct g *gp;
+top:
+	run_timers(mp);
+	struct p *pp = mp->p;
+	if ((gp = runqget(pp, inherit)))
+		return gp;
+	*inherit = false;
+	if (load_acq(&sched.runqsize) > 0) {
+		lock(&sched.lock);
+		gp = globrunqget(pp, 0);
+		unlock(&sched.lock);
+		if (gp)
+			return gp;
+	}
+	/* Limit spinning Ms to half the busy Ps: past that, spinning burns
+	 * CPU for work that the spinners already there will find. */
+	int procs = sched.gomaxprocs;
+	if (mp->spinning || 2 * (int)load_acq(&sched.nmspinning) < procs - (int)load_acq(&sched.npidle)) {
+		if (!mp->spinning) {
+			mp->spinning = true;
+			atomic_add(&sched.nmspinning, 1);
+		}
+		if ((gp = stealwork(mp, pp)))
+			return gp;
+	}
+
+	lock(&sched.lock);
+	if (sched.runqsize > 0) {
+		gp = globrunqget(pp, 0);
+		unlock(&sched.lock);
+		return gp;
+	}
+	releasep(mp);
+	pidleput(pp);
+	unlock(&sched.lock);
+
+	/* Drop spinning before the final check of all queues: a G readied
+	 * after this point sees nmspinning == 0 and calls wakep itself. */
+	if (mp->spinning) {
+		mp->spinning = false;
+		if ((int32_t)atomic_add(&sched.nmspinning, -1) < 0)
+			gmp_throw("findrunnable: negative nmspinning");
+		for (int i = 0; i < procs; i++) {
+			if (runqempty(&allp[i]))
+				continue;
+			lock(&sched.lock);
+			pp = pidleget();
+			unlock(&sched.lock);
+			if (pp) {
+				acquirep(mp, pp);
+				mp->spinning = true;
+				atomic_add(&sched.nmspinning, 1);
+				goto top;
+			}
+			break;
+		}
+	}
+	if (!stopm(mp, gmp_timers_next())) {
+		/* Woke for a timer with no P: take one if any is idle. */
+		lock(&sched.lock);
+		pp = pidleget();
+		unlock(&sched.lock);
+		if (pp) {
+			acquirep(mp, pp);
+		} else {
+			run_timers(mp); /* every P is busy: queue the Gs globally */
+			if (!stopm(mp, -1))
+				gmp_throw("stopm: woke without a P");
+		}
+	}
+	goto top;
+}
+
+static void run_timers(struct m *mp)
+{
+	extern struct g *gmp_timers_collect(int64_t now);
+	struct g *list = gmp_timers_collect(gmp_nanotime());
+	if (list == NULL)
+		return;
+	if (mp->p == NULL) {
+		injectglist(list);
+		return;
+	}
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		ready_on(mp, gp);
+	}
+}
+
+/* A G switched to g0 through mcall: finish what it asked for. */
+static void g0_after_switch(struct m *mp, struct g *gp)
+{
+	void (*fn)(struct g *, void *) = mp->after_switch;
+	mp->after_switch = NULL;
+	fn(gp, mp->after_arg);
+}
+
+static void execute(struct m *mp, struct g *gp, bool inherit)
+{
+	mp->curg = gp;
+	gp->m = mp;
+	casgstatus(gp, G_RUNNABLE, G_RUNNING);
+	if (!inherit)
+		__atomic_store_n(&mp->p->schedtick, mp->p->schedtick + 1, __ATOMIC_RELEASE);
+	/* The one FS write of a switch, skipped when the same G resumes. */
+	if (mp->curfs != gp->tcb) {
+		gmp_arch_setfs(gp->tcb);
+		mp->curfs = gp->tcb;
+	}
+	gmp_swap(&mp->g0_sp, gp->sched_sp);
+	g0_after_switch(mp, gp);
+}
+
+/* One round of scheduling, on g0 (proc.go: schedule).  Never returns. */
+void schedule(void)
+{
+	struct m *mp = g0_getm();
+	for (;;) {
+		struct p *pp = mp->p;
+		struct g *gp = NULL;
+		bool inherit = false;
+		/* Check the global queue once in a while for fairness: two Gs that
+		 * keep readying each other would starve it otherwise. */
+		if (pp->schedtick % 61 == 0 && load_acq(&sched.runqsize) > 0) {
+			lock(&sched.lock);
+			gp = globrunqget(pp, 1);
+			unlock(&sched.lock);
+		}
+		if (gp == NULL)
+			gp = runqget(pp, &inherit);
+		if (gp == NULL)
+			gp = findrunnable(mp, &inherit);
+		if (mp->spinning)
+			resetspinning(mp);
+		execute(mp, gp, inherit);
+	}
+}
+
+/* g0 entry of every M: the P (if any) was handed over in nextp. */
+void mstart_on_g0(struct m *mp)
+{
+	if (mp->nextp) {
+		acquirep(mp, mp->nextp);
+		mp->nextp = NULL;
+	} else {
+		bool inherit;
+		(void)inherit;
+		if (!stopm(mp, -1))
+			gmp_throw("mstart: woke without a P");
+	}
+	schedule();
+}
+
+void gmp_procs_init(int nprocs)
+{
+	allp = aligned_alloc(64, sizeof(struct p) * (size_t)nprocs);
+	if (allp == NULL)
+		gmp_throw("cannot allocate Ps");
+	for (int i = 0; i < nprocs; i++) {
+		struct p *pp = &allp[i];
+		*pp = (struct p){ .id = i };
+	}
+	sched.gomaxprocs = nprocs;
+	for (int i = nprocs - 1; i >= 1; i--)
+		pidleput(&allp[i]);
+}
+
+/* First entry into M0's g0, from the main G's first mcall. */
+void gmp_m0_g0_entry(void *arg)
+{
+	struct m *mp = arg;
+	g0_after_switch(mp, mp->curg);
+	schedule();
+}
+
+void gmp_bootstrap_m0(struct m *m0, struct g *gp)
+{
+	acquirep(m0, &allp[0]);
+	m0->curg = gp;
+	gp->m = m0;
+}
+
+void gmp_ready_on(struct m *mp, struct g *gp)
+{
+	ready_on(mp, gp);
+}
+
+/* TIDs the TCB of a G carries.  glibc's recursive locks (the loader's
+ * among them) compare owner TIDs, so every thread needs its own; values
+ * above PID_MAX_LIMIT (2^22) can never be a real thread's. */
+int gmp_newtid(void)
+{
+	static uint32_t next = 0x400000;
+	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
+	return (int)(0x400000 + (t - 0x400000) % 0x3fb00000);
+}

@@ -1,0 +1,61 @@
+/* The set of live threads, keyed by pthread_t (the TCB address), so that a
+ * stale or invalid pthread_t gives ESRCH instead of a crash. */
+#include "runtime.h"
+
+#define REG_BUCKETS 4096
+
+static struct mutex reglock;
+static struct g *buckets[REG_BUCKETS];
+
+static struct g **bucket(const void *tcb)
+{
+	return &buckets[((uintptr_t)tcb >> 6) % REG_BUCKETS];
+}
+
+void gmp_registry_lock(void)
+{
+	lock(&reglock);
+}
+
+void gmp_registry_unlock(void)
+{
+	unlock(&reglock);
+}
+
+struct g *gmp_registry_find_locked(const void *tcb)
+{
+	struct g *gp = *bucket(tcb);
+	while (gp && gp->tcb != tcb)
+		gp = gp->regnext;
+	return gp;
+}
+
+void gmp_registry_add(struct g *gp)
+{
+	lock(&reglock);
+	struct g **b = bucket(gp->tcb);
+	gp->regnext = *b;
+	*b = gp;
+	unlock(&reglock);
+}
+
+void gmp_registry_del(struct g *gp)
+{
+	lock(&reglock);
+	for (struct g **link = bucket(gp->tcb); *link; link = &(*link)->regnext) {
+		if (*link == gp) {
+			*link = gp->regnext;
+			break;
+		}
+	}
+	gp->regnext = NULL;
+	unlock(&reglock);
+}
+
+struct g *gmp_registry_get(const void *tcb)
+{
+	lock(&reglock);
+	struct g *gp = gmp_registry_find_locked(tcb);
+	unlock(&reglock);
+	return gp;
+}

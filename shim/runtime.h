@@ -1,0 +1,265 @@
+/* The G/M/P runtime.  Read this next to Go's runtime/runtime2.go and
+ * proc.go: the names and the algorithms are theirs, adapted to threads that
+ * are real glibc threads as far as libc can tell (see compat/tls.c).
+ *
+ *   G  a POSIX thread of the program: a stack, a glibc TCB with its static
+ *      TLS, and a saved context.  pthread_t is the address of its TCB.
+ *   M  an OS thread (made with the real pthread_create) that runs Gs.  Its
+ *      scheduler code runs on the M's own stack ("g0"), an aligned region
+ *      whose base holds the struct m, so g0 code finds its M from rsp and
+ *      never reads TLS: the FS base on g0 still belongs to the last G.
+ *   P  the right to run Gs; there are GOMAXPROCS of them, each with a
+ *      lock-free run queue.  An M needs a P to run a G. */
+#ifndef GMP_RUNTIME_H
+#define GMP_RUNTIME_H
+
+#include <resolv.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/x86_64/arch.h"
+#include "debug.h"
+#include "lock.h"
+#include "timer.h"
+
+/* G statuses (Go's _Gidle, _Grunnable, ...).  Transitions go through
+ * casgstatus, which throws on an unexpected old status. */
+enum gstatus {
+	G_IDLE = 0,     /* allocated, not yet started */
+	G_RUNNABLE = 1, /* on a run queue */
+	G_RUNNING = 2,  /* owns an M and a P */
+	G_SYSCALL = 3,  /* in a blocking call the shim could not park */
+	G_WAITING = 4,  /* parked: a wait queue or a timer will ready it */
+	G_DEAD = 5,     /* exited; on a free list or waiting to be joined */
+};
+
+/* Why a G is parked (shown by schedtrace/dumps). */
+enum waitreason {
+	WAIT_NONE = 0,
+	WAIT_MUTEX,
+	WAIT_COND,
+	WAIT_JOIN,
+	WAIT_ONCE,
+	WAIT_SLEEP,
+	WAIT_FUTEX,
+};
+
+/* Join state of a G, one word so detach, join and exit race safely. */
+enum joinstate {
+	JS_JOINABLE = 0,
+	JS_DETACHED = 1,
+	JS_JOINING = 2, /* a joiner is parked on &g->joinstate */
+	JS_EXITED = 3,  /* exited, not yet joined: the G is kept for its result */
+	JS_REAPED = 4,  /* joined (or detached and exited): back on a free list */
+};
+
+#define G_MAIN 0x1       /* the process's initial thread: never reused */
+#define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
+
+#define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
+#define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
+
+struct gmp_keyslot {
+	uintptr_t seq;
+	void *value;
+};
+
+struct m;
+
+struct g {
+	uintptr_t sched_sp;       /* saved context while not running */
+	struct m *m;              /* the M running it, while running */
+	uint32_t status;          /* enum gstatus, atomic */
+	uint32_t flags;
+	uint64_t goid;
+	void *tcb;                /* the glibc TCB; == pthread_t */
+	int tid;                  /* the TID glibc sees in the TCB */
+	struct g *schedlink;      /* run queue / free list link */
+	struct g *regnext;        /* registry.c hash chain */
+
+	/* Memory: [map_base, map_base+map_size) holds guard, stack, TLS, TCB
+	 * and this struct (or only TLS/TCB/struct for a user stack). */
+	void *map_base;
+	size_t map_size;
+	void *stack_lo;
+	size_t stack_size;
+	size_t guard_size;
+
+	void *(*start_routine)(void *);
+	void *arg;
+	void *retval;
+	uint32_t joinstate;       /* enum joinstate, atomic */
+
+	/* Address-keyed wait queue membership (sema.c). */
+	const void *waitaddr;
+	struct g *waitlink;       /* next waiter on the same address */
+	struct g *waittail;       /* last waiter (valid in the queue head) */
+	struct g *waitnext;       /* next queue head in the same bucket */
+	uint32_t ticket;          /* condition variable ticket */
+	uint32_t waitreason;
+	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
+	struct gmp_timer timer;   /* for timed parks */
+
+	/* Pthread keys. */
+	struct gmp_keyslot specific_1st[GMP_KEY_1ST];
+	struct gmp_keyslot *specific[GMP_KEY_L2];
+	bool specific_used;
+
+	char name[16];
+	int64_t runtime_start;    /* when it last started running (ns) */
+	struct __res_state res;   /* per-thread resolver state, as NPTL's */
+};
+
+#define RUNQ_SIZE 256
+
+enum pstatus { P_IDLE = 0, P_RUNNING = 1 };
+
+struct p {
+	int id;
+	uint32_t status;          /* enum pstatus */
+	struct m *m;
+	struct p *link;           /* idle P list */
+	uint32_t schedtick;       /* incremented on every non-inherited schedule */
+
+	/* Lock-free ring: the owner writes tail, thieves CAS head. */
+	uint32_t runqhead;
+	uint32_t runqtail;
+	struct g *runq[RUNQ_SIZE];
+	struct g *runnext;        /* runs next, inheriting the time slice */
+
+	struct g *gfree;          /* free Gs of this P */
+	int gfreecnt;
+} __attribute__((aligned(64)));
+
+/* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
+ * [struct m][guard page][g0 stack ... NPTL TCB at the top]. */
+#define M_REGION_SIZE (256 * 1024)
+
+struct m {
+	int id;
+	int tid;
+	struct g *curg;           /* the G running on this M */
+	struct p *p;              /* attached P */
+	struct p *nextp;          /* P handed over by startm */
+	struct m *schedlink;      /* idle M list */
+	bool spinning;            /* looking for work, holding a P */
+	struct note park;         /* idle Ms sleep here */
+	uint32_t fastrand;
+	void *curfs;              /* what the FS base points at now */
+	void *owntcb;             /* the M's own TCB: used while idle */
+	uintptr_t g0_sp;          /* g0's saved context while a G runs */
+
+	/* What g0 must do once the G that switched to it is saved (gopark). */
+	void (*after_switch)(struct g *gp, void *arg);
+	void *after_arg;
+};
+
+struct sched {
+	struct mutex lock;
+	struct m *midle;          /* idle Ms */
+	int nmidle;
+	int mcount;
+	int gomaxprocs;
+	struct p *pidle;          /* idle Ps */
+	uint32_t npidle;          /* atomic */
+	uint32_t nmspinning;      /* atomic */
+
+	/* Global run queue. */
+	struct g *runqhead, *runqtail;
+	int32_t runqsize;
+
+	/* Global free Gs. */
+	struct mutex gflock;
+	struct g *gfree;
+	int ngfree;
+
+	uint64_t goidgen;         /* atomic */
+	int32_t ngs;              /* live Gs, atomic; the last to exit ends the process */
+};
+
+extern struct sched sched;
+extern struct p *allp;
+extern struct g gmp_main_g;
+extern int gmp_initialized;
+
+/* The running G's identity: initial-exec TLS, so per G, one instruction. */
+extern __thread struct g *gmp_curg_tls;
+
+static inline struct g *getg(void)
+{
+	return gmp_curg_tls;
+}
+
+/* The M of the g0 stack we are on; valid only on g0. */
+static inline struct m *g0_getm(void)
+{
+	return (struct m *)(gmp_arch_sp() & ~(uintptr_t)(M_REGION_SIZE - 1));
+}
+
+static inline uint32_t fastrandn(struct m *mp, uint32_t n)
+{
+	/* xorshift32 */
+	uint32_t x = mp->fastrand;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	mp->fastrand = x;
+	return (uint32_t)(((uint64_t)x * n) >> 32);
+}
+
+int64_t gmp_nanotime(void);
+
+/* init.c */
+void gmp_init(void);
+static inline void gmp_ensure_init(void)
+{
+	if (__builtin_expect(!gmp_initialized, 0))
+		gmp_init();
+}
+
+/* proc.c */
+void casgstatus(struct g *gp, uint32_t oldval, uint32_t newval);
+void schedule(void) __attribute__((noreturn));
+void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason);
+void goready(struct g *gp);
+void gosched(void);
+void goexit(void) __attribute__((noreturn));
+void newproc(struct g *gp);
+void wakep(void);
+void mstart_on_g0(struct m *mp);
+void newm(struct p *pp, bool spinning);
+struct m *allocm(void);
+void gmp_procs_init(int nprocs);
+void injectglist(struct g *list);
+
+/* runq.c */
+bool runqempty(struct p *pp);
+void runqput(struct p *pp, struct g *gp, bool next);
+struct g *runqget(struct p *pp, bool *inherit);
+struct g *runqsteal(struct p *pp, struct p *p2, bool stealrunnext);
+int runqsize(struct p *pp);
+
+/* globrunq.c: sched.lock must be held. */
+void globrunqput(struct g *gp);
+void globrunqputbatch(struct g *head, struct g *tail, int n);
+struct g *globrunqget(struct p *pp, int max);
+
+/* gfree.c */
+void gfput(struct p *pp, struct g *gp);
+struct g *gfget(struct p *pp, size_t stack_size, size_t guard_size);
+
+/* stack.c */
+struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t user_size);
+size_t gmp_default_stacksize(void);
+void gmp_guard_pages(void *addr, size_t len);
+
+/* registry.c: the set of live pthread_t values. */
+void gmp_registry_add(struct g *gp);
+void gmp_registry_del(struct g *gp);
+struct g *gmp_registry_get(const void *tcb);
+void gmp_registry_lock(void);
+void gmp_registry_unlock(void);
+struct g *gmp_registry_find_locked(const void *tcb);
+
+#endif

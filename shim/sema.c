@@ -1,0 +1,265 @@
+#include <errno.h>
+
+#include "sema.h"
+
+#define SEMTAB_SIZE 251 /* prime, as Go's semTabSize */
+
+struct semroot {
+	struct mutex lock;
+	struct g *heads; /* one G per waited-on address: the oldest waiter */
+} __attribute__((aligned(64)));
+
+static struct semroot semtable[SEMTAB_SIZE];
+
+static struct semroot *semroot(const void *addr)
+{
+	return &semtable[((uintptr_t)addr >> 3) % SEMTAB_SIZE];
+}
+
+static struct g **findhead(struct semroot *root, const void *addr)
+{
+	struct g **link = &root->heads;
+	while (*link && (*link)->waitaddr != addr)
+		link = &(*link)->waitnext;
+	return link;
+}
+
+static void enqueue(struct semroot *root, const void *addr, struct g *gp)
+{
+	struct g **link = findhead(root, addr);
+	gp->waitaddr = addr;
+	gp->waitlink = NULL;
+	if (*link == NULL) {
+		gp->waitnext = root->heads;
+		gp->waittail = gp;
+		root->heads = gp;
+	} else {
+		(*link)->waittail->waitlink = gp;
+		(*link)->waittail = gp;
+	}
+}
+
+/* Unlinks gp, which must be queued on its waitaddr in root. */
+static void semq_remove(struct semroot *root, struct g *gp)
+{
+	struct g **link = findhead(root, gp->waitaddr);
+	struct g *head = *link;
+	if (head == gp) {
+		struct g *next = gp->waitlink;
+		if (next) {
+			next->waittail = gp->waittail;
+			next->waitnext = gp->waitnext;
+			*link = next;
+		} else {
+			*link = gp->waitnext;
+		}
+	} else {
+		struct g *prev = head;
+		while (prev->waitlink != gp)
+			prev = prev->waitlink;
+		prev->waitlink = gp->waitlink;
+		if (head->waittail == gp)
+			head->waittail = prev;
+	}
+	gp->waitaddr = NULL;
+	gp->waitlink = gp->waitnext = gp->waittail = NULL;
+}
+
+static struct g *dequeue_locked(struct semroot *root, const void *addr)
+{
+	struct g *head = *findhead(root, addr);
+	if (head)
+		semq_remove(root, head);
+	return head;
+}
+
+struct g *gmp_semq_dequeue(const void *addr)
+{
+	struct semroot *root = semroot(addr);
+	lock(&root->lock);
+	struct g *gp = dequeue_locked(root, addr);
+	unlock(&root->lock);
+	return gp;
+}
+
+int gmp_semq_count(const void *addr)
+{
+	struct semroot *root = semroot(addr);
+	int n = 0;
+	lock(&root->lock);
+	for (struct g *gp = *findhead(root, addr); gp; gp = gp->waitlink)
+		n++;
+	unlock(&root->lock);
+	return n;
+}
+
+int gmp_semq_timeout(struct g *gp, const void *addr)
+{
+	struct semroot *root = semroot(addr);
+	int hit = 0;
+	lock(&root->lock);
+	if (gp->waitaddr == addr) {
+		semq_remove(root, gp);
+		gp->wakeup = ETIMEDOUT;
+		hit = 1;
+	}
+	unlock(&root->lock);
+	return hit;
+}
+
+static void unlock_root(struct g *gp, void *arg)
+{
+	unlock(&((struct semroot *)arg)->lock);
+}
+
+/* Enqueues the running G on addr and parks it; root->lock is held on entry
+ * and released once the G is switched out. */
+static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why)
+{
+	struct g *gp = getg();
+	gp->wakeup = 0;
+	enqueue(root, addr, gp);
+	bool timed = deadline >= 0;
+	if (timed) {
+		gp->timer.when = deadline;
+		gp->timer.gp = gp;
+		gp->timer.waitaddr = addr;
+		gmp_timer_add(&gp->timer);
+	}
+	gopark(unlock_root, root, why);
+	if (timed)
+		gmp_timer_del(&gp->timer);
+	return gp->wakeup;
+}
+
+int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why)
+{
+	if (deadline >= 0 && deadline <= gmp_nanotime())
+		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
+	struct semroot *root = semroot(addr);
+	lock(&root->lock);
+	if (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != val) {
+		unlock(&root->lock);
+		return EAGAIN;
+	}
+	return park_locked(root, addr, deadline, why);
+}
+
+int gmp_futexwake(const void *addr, int n)
+{
+	struct semroot *root = semroot(addr);
+	struct g *list = NULL, **tail = &list;
+	int woken = 0;
+	lock(&root->lock);
+	while (woken < n) {
+		struct g *gp = dequeue_locked(root, addr);
+		if (gp == NULL)
+			break;
+		*tail = gp;
+		tail = &gp->schedlink;
+		woken++;
+	}
+	unlock(&root->lock);
+	*tail = NULL;
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+	}
+	return woken;
+}
+
+void gmp_sleep_until(int64_t deadline)
+{
+	struct g *gp = getg();
+	/* Park on an address nobody else waits on: only the timer wakes it. */
+	const void *addr = &gp->timer;
+	struct semroot *root = semroot(addr);
+	while (gmp_nanotime() < deadline) {
+		lock(&root->lock);
+		park_locked(root, addr, deadline, WAIT_SLEEP);
+	}
+}
+
+/* --- notify lists --- */
+
+static inline int less(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+uint32_t gmp_notify_add(uint32_t *wait)
+{
+	return __atomic_fetch_add(wait, 1, __ATOMIC_ACQ_REL);
+}
+
+int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline)
+{
+	struct semroot *root = semroot(addr);
+	lock(&root->lock);
+	if (less(ticket, __atomic_load_n(notify, __ATOMIC_ACQUIRE))) {
+		unlock(&root->lock); /* already notified */
+		return 0;
+	}
+	if (deadline >= 0 && deadline <= gmp_nanotime()) {
+		unlock(&root->lock);
+		return ETIMEDOUT;
+	}
+	getg()->ticket = ticket;
+	return park_locked(root, addr, deadline, WAIT_COND);
+}
+
+void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
+{
+	/* Fast path: nobody has taken a ticket since the last notification. */
+	if (__atomic_load_n(wait, __ATOMIC_ACQUIRE) == __atomic_load_n(notify, __ATOMIC_ACQUIRE))
+		return;
+	struct semroot *root = semroot(addr);
+	lock(&root->lock);
+	uint32_t t = *notify;
+	if (t == __atomic_load_n(wait, __ATOMIC_ACQUIRE)) {
+		unlock(&root->lock);
+		return;
+	}
+	__atomic_store_n(notify, t + 1, __ATOMIC_RELEASE);
+	/* Wake the waiter holding ticket t.  If it is not queued, it either
+	 * has not queued yet (it will see notify > t and not sleep) or it
+	 * timed out; wake the oldest waiter then, so that a signal is never
+	 * lost to a timed-out ticket (at worst the wake-up is spurious). */
+	struct g *head = *findhead(root, addr), *found = head;
+	for (struct g *gp = head; gp; gp = gp->waitlink) {
+		if (gp->ticket == t) {
+			found = gp;
+			break;
+		}
+	}
+	if (found)
+		semq_remove(root, found);
+	unlock(&root->lock);
+	if (found)
+		goready(found);
+}
+
+void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
+{
+	if (__atomic_load_n(wait, __ATOMIC_ACQUIRE) == __atomic_load_n(notify, __ATOMIC_ACQUIRE))
+		return;
+	struct semroot *root = semroot(addr);
+	struct g *list = NULL, **tail = &list;
+	lock(&root->lock);
+	__atomic_store_n(notify, __atomic_load_n(wait, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	struct g *gp;
+	while ((gp = dequeue_locked(root, addr))) {
+		*tail = gp;
+		tail = &gp->schedlink;
+	}
+	unlock(&root->lock);
+	*tail = NULL;
+	while (list) {
+		gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+	}
+}

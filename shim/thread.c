@@ -1,0 +1,173 @@
+/* Thread lifecycle on top of the scheduler: creating a G (Go's newproc1),
+ * its exit (goexit0) and joining or detaching it. */
+#include <errno.h>
+#include <string.h>
+
+#include "compat/tls.h"
+#include "runtime.h"
+#include "sema.h"
+
+void gmp_thread_exit(void *retval) __attribute__((noreturn));
+void gmp_ready_on(struct m *mp, struct g *gp);
+int gmp_newtid(void);
+uintptr_t gmp_stack_top(struct g *gp);
+void gmp_unmap_g(struct g *gp);
+
+static void gmain(void *arg)
+{
+	struct g *gp = arg;
+	gmp_thread_exit(gp->start_routine(gp->arg));
+}
+
+/* Clears what a previous thread left in a reused G. */
+static void greset(struct g *gp)
+{
+	gp->m = NULL;
+	gp->schedlink = gp->regnext = NULL;
+	gp->retval = NULL;
+	gp->waitaddr = NULL;
+	gp->waitlink = gp->waittail = gp->waitnext = NULL;
+	gp->waitreason = WAIT_NONE;
+	gp->timer.index = -1;
+	gp->timer.gp = gp;
+	memset(gp->name, 0, sizeof gp->name);
+	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
+	gp->specific_used = false;
+}
+
+int gmp_newthread(struct g **out, size_t stacksize, size_t guardsize, void *ustack, size_t usize,
+		  bool detached, void *(*start)(void *), void *arg)
+{
+	struct p *pp = getg()->m->p;
+	struct g *gp = gfget(pp, ustack ? 0 : stacksize, guardsize);
+	bool reuse = gp != NULL;
+	if (!reuse) {
+		gp = malg(stacksize, guardsize, ustack, usize);
+		if (gp == NULL)
+			return EAGAIN;
+	} else if (ustack) {
+		gp->stack_lo = ustack;
+		gp->stack_size = usize;
+	}
+	greset(gp);
+	gp->tid = gmp_newtid();
+	if (gmp_tls_setup(gp, reuse) != 0) {
+		gmp_unmap_g(gp);
+		return EAGAIN;
+	}
+	gp->status = G_IDLE;
+	gp->goid = __atomic_add_fetch(&sched.goidgen, 1, __ATOMIC_RELAXED);
+	gp->start_routine = start;
+	gp->arg = arg;
+	gp->joinstate = detached ? JS_DETACHED : JS_JOINABLE;
+	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
+	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
+	gmp_registry_add(gp);
+	*out = gp;
+	newproc(gp);
+	return 0;
+}
+
+/* Frees a G whose thread is over and will not be joined (g0 or G). */
+static void reap(struct p *pp, struct g *gp)
+{
+	gmp_registry_del(gp);
+	gmp_tls_release(gp);
+	if (!(gp->flags & G_MAIN))
+		gfput(pp, gp);
+}
+
+/* goexit0's second half, on g0 right after gp switched out for good. */
+void gmp_exit_reap(struct m *mp, struct g *gp)
+{
+	for (;;) {
+		uint32_t js = __atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE);
+		if (js == JS_DETACHED) {
+			gp->joinstate = JS_REAPED;
+			reap(mp->p, gp);
+			return;
+		}
+		if (__atomic_compare_exchange_n(&gp->joinstate, &js, JS_EXITED, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			if (js == JS_JOINING) {
+				struct g *w = gmp_semq_dequeue(&gp->joinstate);
+				if (w)
+					gmp_ready_on(mp, w);
+			}
+			return;
+		}
+	}
+}
+
+/* pthread_join/tryjoin/timedjoin.  deadline: -1 wait, -2 try only. */
+int gmp_join(const void *thread, void **retval, int64_t deadline)
+{
+	struct g *self = getg();
+	struct g *gp = gmp_registry_get(thread);
+	if (gp == NULL)
+		return ESRCH;
+	if (gp == self)
+		return EDEADLK;
+	for (;;) {
+		uint32_t js = __atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE);
+		if (js == JS_DETACHED || js == JS_REAPED)
+			return EINVAL;
+		if (js == JS_EXITED)
+			break;
+		if (js == JS_JOINING && deadline != -2)
+			return EINVAL; /* somebody else is joining it */
+		if (deadline == -2)
+			return EBUSY;
+		if (js == JS_JOINABLE &&
+		    !__atomic_compare_exchange_n(&gp->joinstate, &js, JS_JOINING, 0, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE))
+			continue;
+		/* We are the joiner now: wait for the exit. */
+		while (__atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE) == JS_JOINING) {
+			if (gmp_futexwait(&gp->joinstate, JS_JOINING, deadline, WAIT_JOIN) == ETIMEDOUT) {
+				uint32_t expect = JS_JOINING;
+				if (__atomic_compare_exchange_n(&gp->joinstate, &expect, JS_JOINABLE, 0,
+								__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+					return ETIMEDOUT;
+			}
+		}
+		break;
+	}
+	uint32_t expect = JS_EXITED;
+	if (!__atomic_compare_exchange_n(&gp->joinstate, &expect, JS_REAPED, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return EINVAL;
+	if (retval)
+		*retval = gp->retval;
+	reap(self->m->p, gp);
+	return 0;
+}
+
+int gmp_detach(const void *thread)
+{
+	struct g *gp = gmp_registry_get(thread);
+	if (gp == NULL)
+		return ESRCH;
+	for (;;) {
+		uint32_t js = __atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE);
+		switch (js) {
+		case JS_DETACHED:
+		case JS_REAPED:
+			return EINVAL;
+		case JS_JOINING:
+			return 0; /* the joiner will reap it */
+		case JS_JOINABLE:
+			if (__atomic_compare_exchange_n(&gp->joinstate, &js, JS_DETACHED, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE))
+				return 0;
+			break;
+		case JS_EXITED:
+			if (__atomic_compare_exchange_n(&gp->joinstate, &js, JS_REAPED, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE)) {
+				reap(getg()->m->p, gp);
+				return 0;
+			}
+			break;
+		}
+	}
+}
