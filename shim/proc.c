@@ -8,8 +8,6 @@
 
 #include "runtime.h"
 
-struct sched sched;
-struct p *allp;
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)

@@ -1,83 +1,13 @@
 #include <errno.h>
 
 #include "sema.h"
-
-#define SEMTAB_SIZE 251 /* prime, as Go's semTabSize */
-
-struct semroot {
-	struct mutex lock;
-	struct g *heads; /* one G per waited-on address: the oldest waiter */
-} __attribute__((aligned(64)));
-
-static struct semroot semtable[SEMTAB_SIZE];
-
-static struct semroot *semroot(const void *addr)
-{
-	return &semtable[((uintptr_t)addr >> 3) % SEMTAB_SIZE];
-}
-
-static struct g **findhead(struct semroot *root, const void *addr)
-{
-	struct g **link = &root->heads;
-	while (*link && (*link)->waitaddr != addr)
-		link = &(*link)->waitnext;
-	return link;
-}
-
-static void enqueue(struct semroot *root, const void *addr, struct g *gp)
-{
-	struct g **link = findhead(root, addr);
-	gp->waitaddr = addr;
-	gp->waitlink = NULL;
-	if (*link == NULL) {
-		gp->waitnext = root->heads;
-		gp->waittail = gp;
-		root->heads = gp;
-	} else {
-		(*link)->waittail->waitlink = gp;
-		(*link)->waittail = gp;
-	}
-}
-
-/* Unlinks gp, which must be queued on its waitaddr in root. */
-static void semq_remove(struct semroot *root, struct g *gp)
-{
-	struct g **link = findhead(root, gp->waitaddr);
-	struct g *head = *link;
-	if (head == gp) {
-		struct g *next = gp->waitlink;
-		if (next) {
-			next->waittail = gp->waittail;
-			next->waitnext = gp->waitnext;
-			*link = next;
-		} else {
-			*link = gp->waitnext;
-		}
-	} else {
-		struct g *prev = head;
-		while (prev->waitlink != gp)
-			prev = prev->waitlink;
-		prev->waitlink = gp->waitlink;
-		if (head->waittail == gp)
-			head->waittail = prev;
-	}
-	gp->waitaddr = NULL;
-	gp->waitlink = gp->waitnext = gp->waittail = NULL;
-}
-
-static struct g *dequeue_locked(struct semroot *root, const void *addr)
-{
-	struct g *head = *findhead(root, addr);
-	if (head)
-		semq_remove(root, head);
-	return head;
-}
+#include "waitq.h"
 
 struct g *gmp_semq_dequeue(const void *addr)
 {
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
-	struct g *gp = dequeue_locked(root, addr);
+	struct g *gp = waitq_dequeue(root, addr);
 	unlock(&root->lock);
 	return gp;
 }
@@ -87,7 +17,7 @@ int gmp_semq_count(const void *addr)
 	struct semroot *root = semroot(addr);
 	int n = 0;
 	lock(&root->lock);
-	for (struct g *gp = *findhead(root, addr); gp; gp = gp->waitlink)
+	for (struct g *gp = waitq_head(root, addr); gp; gp = gp->waitlink)
 		n++;
 	unlock(&root->lock);
 	return n;
@@ -99,7 +29,7 @@ int gmp_semq_timeout(struct g *gp, const void *addr)
 	int hit = 0;
 	lock(&root->lock);
 	if (gp->waitaddr == addr) {
-		semq_remove(root, gp);
+		waitq_remove(root, gp);
 		gp->wakeup = ETIMEDOUT;
 		hit = 1;
 	}
@@ -118,7 +48,7 @@ static int park_locked(struct semroot *root, const void *addr, int64_t deadline,
 {
 	struct g *gp = getg();
 	gp->wakeup = 0;
-	enqueue(root, addr, gp);
+	waitq_enqueue(root, addr, gp);
 	bool timed = deadline >= 0;
 	if (timed) {
 		gp->timer.when = deadline;
@@ -152,7 +82,7 @@ int gmp_futexwake(const void *addr, int n)
 	int woken = 0;
 	lock(&root->lock);
 	while (woken < n) {
-		struct g *gp = dequeue_locked(root, addr);
+		struct g *gp = waitq_dequeue(root, addr);
 		if (gp == NULL)
 			break;
 		*tail = gp;
@@ -227,7 +157,7 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 	 * has not queued yet (it will see notify > t and not sleep) or it
 	 * timed out; wake the oldest waiter then, so that a signal is never
 	 * lost to a timed-out ticket (at worst the wake-up is spurious). */
-	struct g *head = *findhead(root, addr), *found = head;
+	struct g *head = waitq_head(root, addr), *found = head;
 	for (struct g *gp = head; gp; gp = gp->waitlink) {
 		if (gp->ticket == t) {
 			found = gp;
@@ -235,7 +165,7 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 		}
 	}
 	if (found)
-		semq_remove(root, found);
+		waitq_remove(root, found);
 	unlock(&root->lock);
 	if (found)
 		goready(found);
@@ -250,7 +180,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	lock(&root->lock);
 	__atomic_store_n(notify, __atomic_load_n(wait, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 	struct g *gp;
-	while ((gp = dequeue_locked(root, addr))) {
+	while ((gp = waitq_dequeue(root, addr))) {
 		*tail = gp;
 		tail = &gp->schedlink;
 	}
