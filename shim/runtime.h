@@ -43,6 +43,7 @@ enum waitreason {
 	WAIT_ONCE,
 	WAIT_SLEEP,
 	WAIT_FUTEX,
+	WAIT_SEMA,
 };
 
 /* Join state of a G, one word so detach, join and exit race safely. */
