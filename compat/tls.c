@@ -7,6 +7,7 @@
  * are not part of the stable tcbhead_t come from the descriptors glibc
  * exports for libthread_db, not from a copy of glibc's headers. */
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 
 #include "shim/runtime.h"
 #include "tls.h"
+
+#undef p_type /* <resolv.h> (via runtime.h) defines it */
 
 /* tcbhead_t offsets: part of the x86_64 ABI that compilers bake in
  * (%fs:0x28 is the stack protector canary). */
@@ -44,6 +47,12 @@ static ptrdiff_t off_rseq_cpu = -1;  /* TP-relative, -1: no rseq area */
 static ptrdiff_t off_resp = -1;      /* TP-relative __resp */
 static ptrdiff_t off_curg;           /* TP-relative gmp_curg_tls */
 static unsigned char main_header[TCB_COPY_TO];
+
+/* Words of libc's TLS block that malloc owns (see gmp_tls_learn_malloc). */
+static ptrdiff_t off_libc_tls;      /* TP-relative start of libc's block */
+static size_t libc_tls_size;       /* 0: not found */
+static int nkeep = -1;              /* -1 not learned yet */
+static ptrdiff_t keep[2];
 
 __thread struct g *gmp_curg_tls;
 
@@ -130,10 +139,16 @@ int gmp_tls_setup(struct g *gp, int reuse)
 		for (size_t i = 0; i < dtv[-1].counter; i++)
 			free(dtv[1 + i].pointer.to_free);
 		memset(dtv, 0, (dtv[-1].counter + 1) * sizeof(dtv_t));
-		dtv_t *keep = *(dtv_t **)(tcb + TCB_OFF_DTV);
+		dtv_t *keepdtv = *(dtv_t **)(tcb + TCB_OFF_DTV);
 		memset(tcb, 0, tcb_size);
-		*(dtv_t **)(tcb + TCB_OFF_DTV) = keep;
+		*(dtv_t **)(tcb + TCB_OFF_DTV) = keepdtv;
+		int nk = __atomic_load_n(&nkeep, __ATOMIC_ACQUIRE);
+		void *mallocstate[2];
+		for (int i = 0; i < nk; i++)
+			mallocstate[i] = *(void **)(tcb + keep[i]);
 		dl_allocate_tls_init(tcb, true);
+		for (int i = 0; i < nk; i++)
+			*(void **)(tcb + keep[i]) = mallocstate[i];
 	}
 	memset(&gp->res, 0, sizeof gp->res);
 	fill_tcb(tcb, gp->tid, gp);
@@ -171,7 +186,61 @@ void gmp_tls_adopt_main(struct g *gp)
 	}
 }
 
-void gmp_tls_release(struct g *gp)
+/* --- malloc's per-thread cache across G reuse ---
+ *
+ * NPTL frees a thread's tcache in __libc_thread_freeres, which glibc does
+ * not export.  Re-copying libc's TLS image for a reused G would drop the
+ * old tcache on the floor (about 2 KiB a thread, forever).  Instead the
+ * next thread on that G inherits it, like a worker in a thread pool: the
+ * cached chunks are free memory either way.  We learn which words of
+ * libc's TLS block malloc owns by watching a fresh thread's first malloc. */
+
+
+static int find_libc_tls(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	(void)gp;
+	if (info->dlpi_tls_data == NULL || strstr(info->dlpi_name, "/libc.so.") == NULL)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_TLS)
+			libc_tls_size = info->dlpi_phdr[i].p_memsz;
+	off_libc_tls = (char *)info->dlpi_tls_data - (char *)gmp_arch_tp();
+	return 1;
+}
+
+void gmp_tls_learn_malloc(void)
+{
+	static int learning;
+	if (__atomic_load_n(&nkeep, __ATOMIC_ACQUIRE) != -1 ||
+	    __atomic_exchange_n(&learning, 1, __ATOMIC_ACQ_REL))
+		return;
+	dl_iterate_phdr(find_libc_tls, NULL);
+	unsigned char before[1024];
+	int n = 0;
+	if (libc_tls_size > 0 && libc_tls_size <= sizeof before) {
+		const unsigned char *blk = (unsigned char *)gmp_arch_tp() + off_libc_tls;
+		memcpy(before, blk, libc_tls_size);
+		void *volatile probe = malloc(1); /* volatile: the pair must not be elided */
+		free(probe);
+		/* GCC assumes malloc and free leave other memory alone. */
+		__asm__ volatile("" ::: "memory");
+		for (size_t o = 0; o + sizeof(void *) <= libc_tls_size; o += sizeof(void *)) {
+			void *was, *now;
+			memcpy(&was, before + o, sizeof was);
+			memcpy(&now, blk + o, sizeof now);
+			if (was == NULL && now != NULL) {
+				if (n == 2) {
+					n = 3;
+					break;
+				}
+				keep[n++] = off_libc_tls + (ptrdiff_t)o;
+			}
+		}
+	}
+	if (gmp_debug.verbose > 1)
+		gmp_printf("gmpshim: libc TLS at %+ld (%zu bytes), malloc words: %d\n", (long)off_libc_tls, libc_tls_size, n);
+	if (n == 0 || n > 2) {
+		gmp_unsupported("cannot locate malloc's thread cache in libc's TLS; reused threads leak it");
+		n = 0;
+	}
+	__atomic_store_n(&nkeep, n, __ATOMIC_RELEASE);
 }

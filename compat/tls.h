@@ -25,7 +25,7 @@ int gmp_tls_setup(struct g *gp, int reuse);
 void *gmp_tls_standalone(int tid);
 /* Adopts the running initial thread's TCB as the main G's. */
 void gmp_tls_adopt_main(struct g *gp);
-/* Per-thread libc state that must survive a G's reuse (malloc's cache). */
-void gmp_tls_release(struct g *gp);
+/* Learns where malloc keeps its thread cache; call on a fresh G. */
+void gmp_tls_learn_malloc(void);
 
 #endif

@@ -16,6 +16,7 @@ void gmp_unmap_g(struct g *gp);
 static void gmain(void *arg)
 {
 	struct g *gp = arg;
+	gmp_tls_learn_malloc();
 	gmp_thread_exit(gp->start_routine(gp->arg));
 }
 
@@ -72,7 +73,6 @@ int gmp_newthread(struct g **out, size_t stacksize, size_t guardsize, void *usta
 static void reap(struct p *pp, struct g *gp)
 {
 	gmp_registry_del(gp);
-	gmp_tls_release(gp);
 	if (!(gp->flags & G_MAIN))
 		gfput(pp, gp);
 }
