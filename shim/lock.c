@@ -1,5 +1,6 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "arch/x86_64/arch.h"
@@ -52,6 +53,14 @@ void unlock(struct mutex *l)
 		gmp_futex_wake_kernel(&l->key, 1);
 }
 
+/* Note states: 0 clear, 1 woken, 2 the sleeper is (about to be) in the
+ * kernel.  A sleeper polls for a while before it declares itself asleep:
+ * waking a thread parked in the kernel costs the waker a system call and,
+ * on a VM, an IPI to an idle CPU, both on the critical path of every
+ * hand-off to an idle M.  While the sleeper still polls, waking it is one
+ * atomic store. */
+#define NOTE_SPIN_NS 50000
+
 void noteclear(struct note *n)
 {
 	__atomic_store_n(&n->key, 0, __ATOMIC_RELAXED);
@@ -59,33 +68,62 @@ void noteclear(struct note *n)
 
 void notewakeup(struct note *n)
 {
-	uint32_t old = __atomic_exchange_n(&n->key, 1, __ATOMIC_RELEASE);
-	if (old != 0)
+	uint32_t old = __atomic_exchange_n(&n->key, 1, __ATOMIC_ACQ_REL);
+	if (old == 1)
 		gmp_throw("notewakeup: double wakeup");
-	gmp_futex_wake_kernel(&n->key, 1);
+	if (old == 2)
+		gmp_futex_wake_kernel(&n->key, 1);
 }
 
-void notesleep(struct note *n)
+static int64_t mono_ns(void)
 {
-	while (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 0)
-		gmp_futex_wait_kernel(&n->key, 0, -1);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* Polls for up to NOTE_SPIN_NS; true if woken meanwhile. */
+static bool note_poll(struct note *n, int64_t limit_ns)
+{
+	int64_t end = mono_ns() + (limit_ns < NOTE_SPIN_NS ? limit_ns : NOTE_SPIN_NS);
+	for (;;) {
+		for (int i = 0; i < 64; i++) {
+			if (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 1)
+				return true;
+			gmp_arch_pause();
+		}
+		if (mono_ns() >= end)
+			return false;
+	}
 }
 
 int notetsleep(struct note *n, int64_t ns)
 {
-	if (ns < 0) {
-		notesleep(n);
+	int64_t start = mono_ns();
+	if (note_poll(n, ns < 0 ? NOTE_SPIN_NS : ns))
 		return 1;
+	uint32_t zero = 0;
+	if (!__atomic_compare_exchange_n(&n->key, &zero, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 1; /* woken between the last poll and now */
+	for (;;) {
+		int64_t left = -1;
+		if (ns >= 0) {
+			left = start + ns - mono_ns();
+			if (left <= 0)
+				break;
+		}
+		gmp_futex_wait_kernel(&n->key, 2, left);
+		if (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 1)
+			return 1;
 	}
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t deadline = now.tv_sec * 1000000000LL + now.tv_nsec + ns;
-	while (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 0) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		int64_t left = deadline - (now.tv_sec * 1000000000LL + now.tv_nsec);
-		if (left <= 0)
-			return __atomic_load_n(&n->key, __ATOMIC_ACQUIRE) != 0;
-		gmp_futex_wait_kernel(&n->key, 0, left);
-	}
+	/* Timed out: step back from 2 to 0 unless a wake-up got there first. */
+	uint32_t two = 2;
+	if (__atomic_compare_exchange_n(&n->key, &two, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
 	return 1;
+}
+
+void notesleep(struct note *n)
+{
+	notetsleep(n, -1);
 }

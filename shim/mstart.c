@@ -75,8 +75,9 @@ void newm(struct p *pp, bool spinning)
 	mp->schedlink = newmhead;
 	newmhead = mp;
 	unlock(&newmlock);
-	/* The template thread clears the note before it looks at the list. */
-	if (__atomic_exchange_n(&newmwake.key, 1, __ATOMIC_ACQ_REL) == 0)
+	/* Unlike notewakeup, tolerate a wake-up the template thread has not
+	 * consumed yet: it clears the note before it takes the list. */
+	if (__atomic_exchange_n(&newmwake.key, 1, __ATOMIC_ACQ_REL) == 2)
 		gmp_futex_wake_kernel(&newmwake.key, 1);
 }
 
