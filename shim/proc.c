@@ -239,10 +239,18 @@ struct parkargs {
 	void *arg;
 };
 
+/* Detaches the G that just switched out from its M (proc.go: dropg). */
+static void dropg(struct m *mp, struct g *gp)
+{
+	mp->curg = NULL;
+	gp->m = NULL;
+}
+
 static void park_m(struct g *gp, void *argp)
 {
 	struct parkargs *pa = argp; /* lives on gp's stack, which is saved */
 	casgstatus(gp, G_RUNNING, G_WAITING);
+	dropg(gp->m, gp);
 	if (pa->unlockf)
 		pa->unlockf(gp, pa->arg);
 }
@@ -262,6 +270,7 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 static void gosched_m(struct g *gp, void *arg)
 {
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
+	dropg(gp->m, gp);
 	lock(&sched.lock);
 	globrunqput(gp);
 	unlock(&sched.lock);
@@ -285,8 +294,7 @@ static void goexit0(struct g *gp, void *arg)
 {
 	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_DEAD);
-	mp->curg = NULL;
-	gp->m = NULL;
+	dropg(mp, gp);
 	gmp_exit_reap(mp, gp);
 }
 
