@@ -244,3 +244,119 @@ void gmp_tls_learn_malloc(void)
 	}
 	__atomic_store_n(&nkeep, n, __ATOMIC_RELEASE);
 }
+
+/* --- static TLS of modules loaded by dlopen ---
+ *
+ * ld.so may place a dlopen'ed module's TLS in the static TLS surplus (it
+ * must for initial-exec TLS, and it does so opportunistically for the
+ * rest).  It then copies the module's TLS image into every thread NPTL
+ * knows of; Gs other than main are not among them.  So after dlopen we
+ * find the modules that appeared, and copy their images into every other
+ * live G ourselves. */
+
+#define MAX_OBJS 1024
+
+struct objset {
+	int n;
+	uintptr_t addr[MAX_OBJS];
+};
+
+static int collect_obj(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct objset *set = arg;
+	if (set->n < MAX_OBJS)
+		set->addr[set->n++] = info->dlpi_addr;
+	return 0;
+}
+
+struct gmp_tls_snapshot *gmp_tls_dlopen_before(void)
+{
+	struct objset *set = malloc(sizeof *set);
+	if (set) {
+		set->n = 0;
+		dl_iterate_phdr(collect_obj, set);
+	}
+	return (struct gmp_tls_snapshot *)set;
+}
+
+struct newtls {
+	size_t modid;
+	ptrdiff_t off; /* TP-relative */
+	const void *image;
+	size_t filesz, memsz;
+};
+
+struct fixup {
+	struct objset *before;
+	char *tp;
+	int n;
+	struct newtls mods[16];
+};
+
+static int find_new_static(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct fixup *fx = arg;
+	for (int i = 0; i < fx->before->n; i++)
+		if (fx->before->addr[i] == info->dlpi_addr)
+			return 0;
+	if (info->dlpi_tls_modid == 0 || fx->n == 16)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type != PT_TLS)
+			continue;
+		struct newtls *m = &fx->mods[fx->n++];
+		m->modid = info->dlpi_tls_modid;
+		m->image = (const void *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+		m->filesz = info->dlpi_phdr[i].p_filesz;
+		m->memsz = info->dlpi_phdr[i].p_memsz;
+	}
+	return 0;
+}
+
+struct tls_index {
+	unsigned long module, offset;
+};
+extern void *__tls_get_addr(struct tls_index *ti);
+
+/* Keeps the modules whose block for this thread lies in static TLS.
+ * Asking __tls_get_addr also brings this thread's DTV up to date. */
+static void keep_static(struct fixup *fx)
+{
+	int k = 0;
+	for (int i = 0; i < fx->n; i++) {
+		struct tls_index ti = { fx->mods[i].modid, 0 };
+		ptrdiff_t off = (char *)__tls_get_addr(&ti) - fx->tp;
+		if (off < 0 && (size_t)-off <= static_size) {
+			fx->mods[k] = fx->mods[i];
+			fx->mods[k++].off = off;
+		}
+	}
+	fx->n = k;
+}
+
+static void init_static_tls(struct g *gp, void *arg)
+{
+	struct fixup *fx = arg;
+	if ((char *)gp->tcb == fx->tp || (gp->flags & G_MAIN))
+		return; /* ld.so did these two */
+	for (int i = 0; i < fx->n; i++) {
+		char *dst = (char *)gp->tcb + fx->mods[i].off;
+		memcpy(dst, fx->mods[i].image, fx->mods[i].filesz);
+		memset(dst + fx->mods[i].filesz, 0, fx->mods[i].memsz - fx->mods[i].filesz);
+	}
+}
+
+void gmp_tls_dlopen_after(struct gmp_tls_snapshot *snap)
+{
+	struct objset *before = (struct objset *)snap;
+	if (before == NULL)
+		return;
+	struct fixup fx = { .before = before, .tp = gmp_arch_tp() };
+	dl_iterate_phdr(find_new_static, &fx);
+	keep_static(&fx);
+	if (gmp_debug.verbose > 1)
+		gmp_printf("gmpshim: dlopen: %d new modules with static TLS\n", fx.n);
+	if (fx.n > 0)
+		gmp_registry_foreach(init_static_tls, &fx);
+	free(before);
+}

@@ -28,4 +28,10 @@ void gmp_tls_adopt_main(struct g *gp);
 /* Learns where malloc keeps its thread cache; call on a fresh G. */
 void gmp_tls_learn_malloc(void);
 
+/* Around a dlopen: copy the static TLS images of modules it loaded into
+ * every live G (ld.so only knows NPTL's threads). */
+struct gmp_tls_snapshot;
+struct gmp_tls_snapshot *gmp_tls_dlopen_before(void);
+void gmp_tls_dlopen_after(struct gmp_tls_snapshot *snap);
+
 #endif

@@ -59,3 +59,12 @@ struct g *gmp_registry_get(const void *tcb)
 	unlock(&reglock);
 	return gp;
 }
+
+void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg)
+{
+	lock(&reglock);
+	for (int i = 0; i < REG_BUCKETS; i++)
+		for (struct g *gp = buckets[i]; gp; gp = gp->regnext)
+			fn(gp, arg);
+	unlock(&reglock);
+}

@@ -262,5 +262,6 @@ struct g *gmp_registry_get(const void *tcb);
 void gmp_registry_lock(void);
 void gmp_registry_unlock(void);
 struct g *gmp_registry_find_locked(const void *tcb);
+void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg);
 
 #endif
