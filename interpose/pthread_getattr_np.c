@@ -19,6 +19,10 @@ GMP_EXPORT int pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 		return err;
 	pthread_attr_setstack(attr, gp->stack_lo, gp->stack_size);
 	pthread_attr_setguardsize(attr, gp->guard_size);
+	struct sched_param param = { .sched_priority = gp->sched_priority };
+	pthread_attr_setinheritsched(attr, gp->inheritsched);
+	pthread_attr_setschedpolicy(attr, gp->sched_policy);
+	pthread_attr_setschedparam(attr, &param);
 	pthread_attr_setdetachstate(attr, __atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE) == JS_DETACHED
 						  ? PTHREAD_CREATE_DETACHED
 						  : PTHREAD_CREATE_JOINABLE);

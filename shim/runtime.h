@@ -108,6 +108,11 @@ struct g {
 	bool specific_used;
 
 	char name[16];
+	/* Scheduling attributes given at creation: stored and reported by
+	 * pthread_getattr_np, not acted upon (Gs share their Ms). */
+	int sched_policy;
+	int sched_priority;
+	int inheritsched;
 	int64_t runtime_start;    /* when it last started running (ns) */
 	struct __res_state res;   /* per-thread resolver state, as NPTL's */
 };
@@ -210,6 +215,16 @@ static inline uint32_t fastrandn(struct m *mp, uint32_t n)
 }
 
 int64_t gmp_nanotime(void);
+
+/* thread.c */
+struct gmp_threadattr {
+	size_t stacksize;  /* with stackaddr: the size of the user's stack */
+	size_t guardsize;
+	void *stackaddr;   /* lowest address of a user stack, or NULL */
+	bool detached;
+	int inheritsched, sched_policy, sched_priority;
+};
+int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg);
 
 /* init.c */
 void gmp_init(void);

@@ -36,9 +36,10 @@ static void greset(struct g *gp)
 	gp->specific_used = false;
 }
 
-int gmp_newthread(struct g **out, size_t stacksize, size_t guardsize, void *ustack, size_t usize,
-		  bool detached, void *(*start)(void *), void *arg)
+int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg)
 {
+	size_t stacksize = ta->stacksize, guardsize = ta->guardsize, usize = ta->stacksize;
+	void *ustack = ta->stackaddr;
 	struct p *pp = getg()->m->p;
 	struct g *gp = gfget(pp, ustack ? 0 : stacksize, guardsize);
 	bool reuse = gp != NULL;
@@ -60,7 +61,10 @@ int gmp_newthread(struct g **out, size_t stacksize, size_t guardsize, void *usta
 	gp->goid = __atomic_add_fetch(&sched.goidgen, 1, __ATOMIC_RELAXED);
 	gp->start_routine = start;
 	gp->arg = arg;
-	gp->joinstate = detached ? JS_DETACHED : JS_JOINABLE;
+	gp->joinstate = ta->detached ? JS_DETACHED : JS_JOINABLE;
+	gp->inheritsched = ta->inheritsched;
+	gp->sched_policy = ta->sched_policy;
+	gp->sched_priority = ta->sched_priority;
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
 	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
 	gmp_registry_add(gp);
