@@ -33,5 +33,15 @@ void gmp_realsym_init(void)
 	REAL(pthread_cond_signal);
 	REAL(pthread_cond_broadcast);
 	REAL(pthread_cond_destroy);
+	REAL(pthread_barrier_wait);
+	REAL(pthread_barrier_destroy);
+	REAL(pthread_rwlock_rdlock);
+	REAL(pthread_rwlock_tryrdlock);
+	REAL(pthread_rwlock_clockrdlock);
+	REAL(pthread_rwlock_wrlock);
+	REAL(pthread_rwlock_trywrlock);
+	REAL(pthread_rwlock_clockwrlock);
+	REAL(pthread_rwlock_unlock);
+	REAL(pthread_rwlock_destroy);
 #undef REAL
 }

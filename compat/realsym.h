@@ -20,6 +20,16 @@ struct gmp_real {
 	int (*pthread_cond_signal)(pthread_cond_t *);
 	int (*pthread_cond_broadcast)(pthread_cond_t *);
 	int (*pthread_cond_destroy)(pthread_cond_t *);
+	int (*pthread_barrier_wait)(pthread_barrier_t *);
+	int (*pthread_barrier_destroy)(pthread_barrier_t *);
+	int (*pthread_rwlock_rdlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_tryrdlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_clockrdlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+	int (*pthread_rwlock_wrlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_trywrlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_clockwrlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+	int (*pthread_rwlock_unlock)(pthread_rwlock_t *);
+	int (*pthread_rwlock_destroy)(pthread_rwlock_t *);
 };
 
 extern struct gmp_real gmp_real;

@@ -44,6 +44,8 @@ enum waitreason {
 	WAIT_SLEEP,
 	WAIT_FUTEX,
 	WAIT_SEMA,
+	WAIT_BARRIER,
+	WAIT_RWLOCK,
 };
 
 /* Join state of a G, one word so detach, join and exit race safely. */

@@ -1,0 +1,184 @@
+/* Reader-writer locks park the G.  The lock word counts readers, with the
+ * top bit for a writer; counts of parked readers and writers decide who
+ * may take it: by default readers enter while a writer waits (glibc's
+ * reader preference), with PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
+ * they do not.  glibc's init validates the attribute and lays out the
+ * object; process-shared rwlocks stay glibc's. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "compat/realsym.h"
+#include "export.h"
+#include "shim/runtime.h"
+#include "shim/sema.h"
+
+struct gmp_rwlock {
+	uint32_t state;   /* __readers */
+	uint32_t wwait;   /* __writers: parked writers */
+	uint32_t rwait;   /* __wrphase_futex: parked readers */
+	uint32_t pad[3];
+	int writer;       /* __cur_writer: the writer's TID */
+	int shared;       /* __shared */
+	uint32_t pad2[4];
+	uint32_t flags;   /* __flags: the kind */
+};
+_Static_assert(sizeof(struct gmp_rwlock) <= sizeof(pthread_rwlock_t), "rwlock overlay");
+_Static_assert(__builtin_offsetof(struct gmp_rwlock, flags) == 48, "glibc __flags offset");
+#define RW(l) ((struct gmp_rwlock *)(l))
+#define WRITER 0x80000000u
+
+static bool reader_may_enter(struct gmp_rwlock *rw, uint32_t s)
+{
+	if (s & WRITER)
+		return false;
+	if (rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)
+		return __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE) == 0;
+	return true;
+}
+
+static int tryrd(struct gmp_rwlock *rw)
+{
+	uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
+	while (reader_may_enter(rw, s)) {
+		if ((s & ~WRITER) == ~WRITER)
+			return EAGAIN; /* reader count overflow */
+		if (__atomic_compare_exchange_n(&rw->state, &s, s + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+			return 0;
+	}
+	return EBUSY;
+}
+
+static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
+{
+	for (;;) {
+		int err = tryrd(rw);
+		if (err != EBUSY)
+			return err;
+		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
+		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
+		if (!reader_may_enter(rw, s))
+			err = gmp_futexwait(&rw->state, s, deadline, WAIT_RWLOCK);
+		__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
+		if (err == ETIMEDOUT)
+			return tryrd(rw) == 0 ? 0 : ETIMEDOUT;
+	}
+}
+
+static int trywr(struct gmp_rwlock *rw)
+{
+	uint32_t z = 0;
+	if (!__atomic_compare_exchange_n(&rw->state, &z, WRITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return EBUSY;
+	rw->writer = getg()->tid;
+	return 0;
+}
+
+static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
+{
+	if (rw->writer == getg()->tid && (rw->state & WRITER))
+		return EDEADLK;
+	for (;;) {
+		if (trywr(rw) == 0)
+			return 0;
+		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
+		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
+		int err = s != 0 ? gmp_futexwait(&rw->state, s, deadline, WAIT_RWLOCK) : 0;
+		__atomic_sub_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
+		if (err == ETIMEDOUT)
+			return trywr(rw) == 0 ? 0 : ETIMEDOUT;
+	}
+}
+
+#define SHARED_OR(l, call)                                                                         \
+	do {                                                                                       \
+		gmp_ensure_init();                                                                 \
+		if (RW(l)->shared)                                                                 \
+			return call;                                                               \
+	} while (0)
+
+static int deadline_of(clockid_t clk, const struct timespec *abstime, int64_t *deadline)
+{
+	int err = 0;
+	*deadline = gmp_abs_deadline(clk, abstime, &err);
+	return err;
+}
+
+GMP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_rdlock(l));
+	return rdlock(RW(l), -1);
+}
+
+GMP_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_tryrdlock(l));
+	return tryrd(RW(l));
+}
+
+GMP_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_clockrdlock(l, clk, t));
+	int64_t deadline;
+	int err = deadline_of(clk, t, &deadline);
+	if (err && tryrd(RW(l)) == 0)
+		return 0; /* POSIX: no timeout check when the lock is free */
+	return err ? err : rdlock(RW(l), deadline);
+}
+
+GMP_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
+{
+	return pthread_rwlock_clockrdlock(l, CLOCK_REALTIME, t);
+}
+
+GMP_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_wrlock(l));
+	return wrlock(RW(l), -1);
+}
+
+GMP_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_trywrlock(l));
+	return trywr(RW(l));
+}
+
+GMP_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_clockwrlock(l, clk, t));
+	int64_t deadline;
+	int err = deadline_of(clk, t, &deadline);
+	if (err && trywr(RW(l)) == 0)
+		return 0;
+	return err ? err : wrlock(RW(l), deadline);
+}
+
+GMP_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
+{
+	return pthread_rwlock_clockwrlock(l, CLOCK_REALTIME, t);
+}
+
+GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	SHARED_OR(l, gmp_real.pthread_rwlock_unlock(l));
+	struct gmp_rwlock *rw = RW(l);
+	uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
+	if (s == 0)
+		return EPERM;
+	if (s & WRITER) {
+		rw->writer = 0;
+		__atomic_store_n(&rw->state, 0, __ATOMIC_RELEASE);
+	} else if (__atomic_sub_fetch(&rw->state, 1, __ATOMIC_ACQ_REL) != 0) {
+		return 0; /* other readers still hold it */
+	}
+	/* Wake everyone parked: readers all enter, writers race for it. */
+	if (__atomic_load_n(&rw->rwait, __ATOMIC_ACQUIRE) || __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE))
+		gmp_futexwake(&rw->state, 1 << 30);
+	return 0;
+}
+
+GMP_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
+{
+	if (RW(l)->shared)
+		return gmp_real.pthread_rwlock_destroy(l);
+	return __atomic_load_n(&RW(l)->state, __ATOMIC_ACQUIRE) != 0 ? EBUSY : 0;
+}
