@@ -65,6 +65,7 @@ void gmp_init(void)
 	/* Also makes glibc multi-threaded (stdio locks, atomic refcounts)
 	 * before a second G can exist. */
 	gmp_start_templatethread();
+	gmp_fork_init();
 	gmp_initialized = 1;
 }
 

@@ -111,3 +111,18 @@ void gmp_start_templatethread(void)
 		gmp_throw("cannot start the template thread");
 	pthread_attr_destroy(&attr);
 }
+
+void newm_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		lock(&newmlock);
+	} else if (phase == FORK_PARENT) {
+		unlock(&newmlock);
+	} else {
+		/* Pending Ms were never started, and the template thread is gone. */
+		newmlock = (struct mutex){ 0 };
+		newmhead = NULL;
+		newmwake = (struct note){ 0 };
+		gmp_start_templatethread();
+	}
+}

@@ -544,3 +544,41 @@ int gmp_newtid(void)
 	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
 	return (int)(0x400000 + (t - 0x400000) % 0x3fb00000);
 }
+
+void sched_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		lock(&sched.lock);
+		lock(&sched.gflock);
+		return;
+	}
+	if (phase == FORK_PARENT) {
+		unlock(&sched.gflock);
+		unlock(&sched.lock);
+		return;
+	}
+	struct g *gp = getg();
+	struct m *mp = gp->m;
+	sched.lock = sched.gflock = (struct mutex){ 0 };
+	sched.midle = NULL;
+	sched.nmidle = 0;
+	sched.mcount = 1;
+	sched.nmspinning = 0;
+	sched.runqhead = sched.runqtail = NULL;
+	sched.runqsize = 0;
+	sched.ngs = 1;
+	sched.pidle = NULL;
+	sched.npidle = 0;
+	mp->spinning = false;
+	mp->nextp = NULL;
+	for (int i = sched.gomaxprocs - 1; i >= 0; i--) {
+		struct p *pp = &allp[i];
+		pp->runqhead = pp->runqtail = 0;
+		pp->runnext = NULL;
+		if (pp == mp->p)
+			continue;
+		pp->m = NULL;
+		pp->status = P_IDLE;
+		pidleput(pp);
+	}
+}

@@ -68,3 +68,16 @@ void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg)
 			fn(gp, arg);
 	unlock(&reglock);
 }
+
+void registry_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		lock(&reglock);
+	} else if (phase == FORK_PARENT) {
+		unlock(&reglock);
+	} else {
+		reglock = (struct mutex){ 0 };
+		for (int i = 0; i < REG_BUCKETS; i++)
+			buckets[i] = NULL;
+	}
+}

@@ -218,6 +218,16 @@ static inline uint32_t fastrandn(struct m *mp, uint32_t n)
 
 int64_t gmp_nanotime(void);
 
+/* fork.c: each module with locks or per-thread state takes part in fork:
+ * before, it takes its locks; in the parent, it releases them; in the
+ * child, it resets itself to a world with only the forking thread. */
+enum gmp_fork_phase { FORK_PREPARE, FORK_PARENT, FORK_CHILD };
+void gmp_fork_init(void);
+void sched_fork(enum gmp_fork_phase phase);
+void timers_fork(enum gmp_fork_phase phase);
+void registry_fork(enum gmp_fork_phase phase);
+void newm_fork(enum gmp_fork_phase phase);
+
 /* thread.c */
 struct gmp_threadattr {
 	size_t stacksize;  /* with stackaddr: the size of the user's stack */

@@ -142,3 +142,20 @@ struct g *gmp_timers_collect(int64_t now)
 		__atomic_sub_fetch(&firing, 1, __ATOMIC_ACQ_REL);
 	return list;
 }
+
+void timers_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		lock(&timerlock);
+	} else if (phase == FORK_PARENT) {
+		unlock(&timerlock);
+	} else {
+		/* Every queued timer belonged to a thread that is gone. */
+		timerlock = (struct mutex){ 0 };
+		for (int i = 0; i < nheap; i++)
+			heap[i]->index = -1;
+		nheap = 0;
+		earliest = -1;
+		firing = 0;
+	}
+}

@@ -67,3 +67,15 @@ struct g *waitq_dequeue(struct semroot *root, const void *addr)
 		waitq_remove(root, head);
 	return head;
 }
+
+void waitq_fork(enum gmp_fork_phase phase)
+{
+	for (int i = 0; i < SEMTAB_SIZE; i++) {
+		if (phase == FORK_PREPARE)
+			lock(&semtable[i].lock);
+		else if (phase == FORK_PARENT)
+			unlock(&semtable[i].lock);
+		else
+			semtable[i] = (struct semroot){ 0 }; /* the waiters are gone */
+	}
+}

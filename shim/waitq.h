@@ -22,4 +22,6 @@ void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp);
 void waitq_remove(struct semroot *root, struct g *gp);
 struct g *waitq_dequeue(struct semroot *root, const void *addr);
 
+void waitq_fork(enum gmp_fork_phase phase);
+
 #endif

@@ -1,0 +1,46 @@
+/* fork from a multi-threaded program.  The child has one OS thread, the
+ * M that forked, running the G that called fork; every other G, M and
+ * waiter is gone (POSIX: only the calling thread is replicated).  So that
+ * the child does not inherit a runtime lock some other M held at the
+ * moment of the fork, the prepare handler takes them all; the child then
+ * rebuilds the scheduler around the forking G. */
+#include <pthread.h>
+#include <sys/syscall.h>
+
+#include "runtime.h"
+#include "waitq.h"
+
+static void for_all(enum gmp_fork_phase phase)
+{
+	/* The runtime's lock order: a wait-queue bucket, then the timer
+	 * heap, then sched.lock; the registry and new-M locks nest inside
+	 * any of them. */
+	waitq_fork(phase);
+	timers_fork(phase);
+	sched_fork(phase);
+	registry_fork(phase);
+	newm_fork(phase);
+}
+
+static void prepare(void)
+{
+	for_all(FORK_PREPARE);
+}
+
+static void parent(void)
+{
+	for_all(FORK_PARENT);
+}
+
+static void child(void)
+{
+	for_all(FORK_CHILD);
+	struct g *gp = getg();
+	gp->m->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	gmp_registry_add(gp);
+}
+
+void gmp_fork_init(void)
+{
+	pthread_atfork(prepare, parent, child);
+}
