@@ -1,0 +1,22 @@
+/* Benchmark bodies: plain C, each doing `iters` operations of one kind
+ * with ordinary pthread calls, so the same binary measures NPTL natively
+ * and the shim when preloaded. */
+#ifndef GMPBENCH_BODIES_H
+#define GMPBENCH_BODIES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void bench_create_join(long iters);
+void bench_cond_pingpong(long iters);
+void bench_mutex_contended(long iters);
+void bench_sched_yield_alone(long iters);
+void bench_sched_yield_pingpong(long iters);
+void bench_fs_write(long iters);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

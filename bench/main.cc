@@ -1,0 +1,37 @@
+// Thin Google Benchmark driver around the C bodies in bodies/.  A body
+// runs n operations in one call (so a partner thread is set up once), and
+// the reported time is wall-clock time per operation.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+#include "bodies/bodies.h"
+
+template <void (*Body)(long)>
+static void Run(benchmark::State &state)
+{
+	const long n = state.range(0);
+	for (auto _ : state) {
+		auto start = std::chrono::steady_clock::now();
+		Body(n);
+		std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+		state.SetIterationTime(took.count() / n);
+	}
+}
+
+#define GMP_BENCH(name, ops)                                                                        \
+	BENCHMARK(Run<bench_##name>)                                                               \
+		->Name(#name)                                                                      \
+		->Arg(ops)                                                                         \
+		->Iterations(1)                                                                    \
+		->UseManualTime()                                                                  \
+		->Unit(benchmark::kMicrosecond)
+
+GMP_BENCH(create_join, 20000);
+GMP_BENCH(cond_pingpong, 20000);
+GMP_BENCH(mutex_contended, 400000);
+GMP_BENCH(sched_yield_alone, 200000);
+GMP_BENCH(sched_yield_pingpong, 50000);
+GMP_BENCH(fs_write, 50000);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,81 @@
+/* The address-keyed wait queues: FIFO per address, addresses sharing a
+ * bucket kept apart, removal from any position. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "waitq.h"
+
+static struct g gs[8];
+static long words[SEMTAB_SIZE * 2];
+
+/* Two addresses that land in the same bucket. */
+static void colliding(const void **a, const void **b)
+{
+	*a = &words[0];
+	for (int i = 1; i < SEMTAB_SIZE * 2; i++)
+		if (semroot(&words[i]) == semroot(*a)) {
+			*b = &words[i];
+			return;
+		}
+	fail_msg("no colliding address found");
+}
+
+static void test_fifo_per_address(void **state)
+{
+	const void *a, *b;
+	colliding(&a, &b);
+	struct semroot *root = semroot(a);
+	waitq_enqueue(root, a, &gs[0]);
+	waitq_enqueue(root, b, &gs[1]);
+	waitq_enqueue(root, a, &gs[2]);
+	waitq_enqueue(root, b, &gs[3]);
+	waitq_enqueue(root, a, &gs[4]);
+	assert_ptr_equal(waitq_head(root, a), &gs[0]);
+	assert_ptr_equal(waitq_head(root, b), &gs[1]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[0]);
+	assert_ptr_equal(waitq_dequeue(root, b), &gs[1]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[2]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[4]);
+	assert_null(waitq_dequeue(root, a));
+	assert_ptr_equal(waitq_dequeue(root, b), &gs[3]);
+	assert_null(waitq_dequeue(root, b));
+	assert_null(root->heads);
+}
+
+static void test_remove_any_position(void **state)
+{
+	const void *a = &words[5];
+	struct semroot *root = semroot(a);
+	for (int i = 0; i < 5; i++)
+		waitq_enqueue(root, a, &gs[i]);
+	waitq_remove(root, &gs[2]); /* middle */
+	assert_null(gs[2].waitaddr);
+	waitq_remove(root, &gs[4]); /* tail: the tail pointer must move back */
+	waitq_enqueue(root, a, &gs[5]);
+	waitq_remove(root, &gs[0]); /* head: the next one becomes head */
+	assert_ptr_equal(waitq_head(root, a), &gs[1]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[1]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[3]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[5]);
+	assert_null(waitq_dequeue(root, a));
+}
+
+static void test_empty(void **state)
+{
+	assert_null(waitq_dequeue(semroot(&words[9]), &words[9]));
+	assert_null(waitq_head(semroot(&words[9]), &words[9]));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fifo_per_address),
+		cmocka_unit_test(test_remove_any_position),
+		cmocka_unit_test(test_empty),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
