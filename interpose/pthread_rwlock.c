@@ -96,11 +96,16 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 			return call;                                                               \
 	} while (0)
 
-static int deadline_of(clockid_t clk, const struct timespec *abstime, int64_t *deadline)
+/* The timed variants: POSIX checks the timeout only if the lock is not
+ * free, so a malformed time still succeeds on a free lock. */
+static int clocked(struct gmp_rwlock *rw, clockid_t clk, const struct timespec *abstime,
+		   int (*try)(struct gmp_rwlock *), int (*lockf)(struct gmp_rwlock *, int64_t))
 {
 	int err = 0;
-	*deadline = gmp_abs_deadline(clk, abstime, &err);
-	return err;
+	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
+	if (err)
+		return try(rw) == 0 ? 0 : err;
+	return lockf(rw, deadline);
 }
 
 GMP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
@@ -118,11 +123,7 @@ GMP_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 GMP_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
 	SHARED_OR(l, gmp_real.pthread_rwlock_clockrdlock(l, clk, t));
-	int64_t deadline;
-	int err = deadline_of(clk, t, &deadline);
-	if (err && tryrd(RW(l)) == 0)
-		return 0; /* POSIX: no timeout check when the lock is free */
-	return err ? err : rdlock(RW(l), deadline);
+	return clocked(RW(l), clk, t, tryrd, rdlock);
 }
 
 GMP_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
@@ -145,11 +146,7 @@ GMP_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 GMP_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
 	SHARED_OR(l, gmp_real.pthread_rwlock_clockwrlock(l, clk, t));
-	int64_t deadline;
-	int err = deadline_of(clk, t, &deadline);
-	if (err && trywr(RW(l)) == 0)
-		return 0;
-	return err ? err : wrlock(RW(l), deadline);
+	return clocked(RW(l), clk, t, trywr, wrlock);
 }
 
 GMP_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)

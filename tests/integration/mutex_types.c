@@ -6,13 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond, what)                                                                          \
-	do {                                                                                       \
-		int ok_ = (cond);                                                                  \
-		printf("%-60s %s\n", what, ok_ ? "ok" : "FAILED");                               \
-		failures += !ok_;                                                                  \
-	} while (0)
+#include "check.h"
+
 
 static pthread_mutex_t m_static = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t m_rec = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -126,13 +121,7 @@ int main(void)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&cv, &ca);
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_nsec += 5000000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
+	struct timespec ts = deadline_in(CLOCK_MONOTONIC, 5000000);
 	pthread_mutex_lock(&m_static);
 	int tw = pthread_cond_timedwait(&cv, &m_static, &ts);
 	struct timespec after;

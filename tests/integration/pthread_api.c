@@ -6,15 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check.h"
 #include <time.h>
 
-static int failures;
-#define CHECK(cond, what)                                                                          \
-	do {                                                                                       \
-		int ok_ = (cond);                                                                  \
-		printf("%-60s %s\n", what, ok_ ? "ok" : "FAILED");                               \
-		failures += !ok_;                                                                  \
-	} while (0)
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
@@ -118,17 +113,10 @@ int main(void)
 	pthread_t w;
 	pthread_create(&w, NULL, wait_release, (void *)7);
 	CHECK(pthread_tryjoin_np(w, &r) == EBUSY, "tryjoin a running thread: EBUSY");
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_nsec += 20000000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
+	struct timespec ts = deadline_in(CLOCK_REALTIME, 20000000);
 	CHECK(pthread_timedjoin_np(w, &r, &ts) == ETIMEDOUT, "timedjoin a blocked thread: ETIMEDOUT");
 	do_release();
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 10;
+	ts = deadline_in(CLOCK_REALTIME, 10000000000L);
 	CHECK(pthread_timedjoin_np(w, &r, &ts) == 0 && (long)r == 7, "timedjoin after release: 0 and the value");
 	pthread_create(&t, NULL, ret_arg, (void *)9);
 	while (pthread_tryjoin_np(t, &r) == EBUSY)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
+
 #define NTHREADS 64
 #define ROUNDS 2000
 
@@ -47,13 +49,7 @@ static void *worker(void *arg)
 			ticket++;
 			pthread_cond_broadcast(&cv);
 			if (ticket % 7 == 0) {
-				struct timespec ts;
-				clock_gettime(CLOCK_REALTIME, &ts);
-				ts.tv_nsec += 100000;
-				if (ts.tv_nsec >= 1000000000) {
-					ts.tv_sec++;
-					ts.tv_nsec -= 1000000000;
-				}
+				struct timespec ts = deadline_in(CLOCK_REALTIME, 100000);
 				pthread_cond_timedwait(&cv, &mu, &ts);
 			}
 			pthread_mutex_unlock(&mu);

@@ -1,0 +1,29 @@
+/* Shared by the integration programs: a named check printed as ok or
+ * FAILED (deterministic output for run-both), and deadlines. */
+#ifndef GMP_TEST_CHECK_H
+#define GMP_TEST_CHECK_H
+
+#include <stdio.h>
+#include <time.h>
+
+static int failures __attribute__((unused));
+
+#define CHECK(cond, what)                                                                          \
+	do {                                                                                       \
+		int ok_ = (cond);                                                                  \
+		printf("%-60s %s\n", what, ok_ ? "ok" : "FAILED");                               \
+		failures += !ok_;                                                                  \
+	} while (0)
+
+/* The time ns nanoseconds from now on clk, as an absolute timespec. */
+static inline struct timespec deadline_in(clockid_t clk, long ns)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	ts.tv_nsec += ns % 1000000000L;
+	ts.tv_sec += ns / 1000000000L + ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	return ts;
+}
+
+#endif
