@@ -7,8 +7,7 @@
 
 /* GMPDEBUG=... settings, parsed once at start-up (env.c). */
 struct gmp_debug {
-	int verbose;     /* GMPDEBUG=verbose=1: one line per unsupported call */
-	int schedtrace;  /* ms between schedtrace lines; 0 = off */
+	int verbose; /* GMPDEBUG=verbose=1: one line per unsupported call */
 };
 extern struct gmp_debug gmp_debug;
 

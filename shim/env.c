@@ -54,9 +54,6 @@ void gmp_env_debug(void)
 		if (strcmp(item, "verbose") == 0) {
 			if (parse_int("GMPDEBUG verbose", eq + 1, 0, 9, &v) == 0)
 				gmp_debug.verbose = v;
-		} else if (strcmp(item, "schedtrace") == 0) {
-			if (parse_int("GMPDEBUG schedtrace", eq + 1, 0, 3600000, &v) == 0)
-				gmp_debug.schedtrace = v;
 		} else {
 			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
 		}

@@ -23,7 +23,7 @@ void notesleep(struct note *n);
 int notetsleep(struct note *n, int64_t ns);
 void notewakeup(struct note *n);
 
-/* Raw private futex calls on the M (never on the G scheduler). */
+/* Raw private futex calls: they block the whole M, never just a G. */
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns);
 long gmp_futex_wake_kernel(uint32_t *addr, int n);
 

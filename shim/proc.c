@@ -493,8 +493,6 @@ void mstart_on_g0(struct m *mp)
 		acquirep(mp, mp->nextp);
 		mp->nextp = NULL;
 	} else {
-		bool inherit;
-		(void)inherit;
 		if (!stopm(mp, -1))
 			gmp_throw("mstart: woke without a P");
 	}

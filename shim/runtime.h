@@ -34,7 +34,7 @@ enum gstatus {
 	G_DEAD = 5,     /* exited; on a free list or waiting to be joined */
 };
 
-/* Why a G is parked (shown by schedtrace/dumps). */
+/* Why a G is parked. */
 enum waitreason {
 	WAIT_NONE = 0,
 	WAIT_MUTEX,
@@ -115,7 +115,6 @@ struct g {
 	int sched_policy;
 	int sched_priority;
 	int inheritsched;
-	int64_t runtime_start;    /* when it last started running (ns) */
 	struct __res_state res;   /* per-thread resolver state, as NPTL's */
 };
 
