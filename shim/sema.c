@@ -23,18 +23,25 @@ int gmp_semq_count(const void *addr)
 	return n;
 }
 
-int gmp_semq_timeout(struct g *gp, const void *addr)
+int gmp_semq_timeout(struct g *gp, struct gmp_timer *t)
 {
-	struct semroot *root = semroot(addr);
-	int hit = 0;
-	lock(&root->lock);
-	if (gp->waitaddr == addr) {
-		waitq_remove(root, gp);
-		gp->wakeup = ETIMEDOUT;
-		hit = 1;
+	/* A requeue may move the G to another address (and bucket) under
+	 * our feet: follow the timer's waitaddr until it holds still. */
+	for (;;) {
+		const void *addr = __atomic_load_n(&t->waitaddr, __ATOMIC_ACQUIRE);
+		struct semroot *root = semroot(addr);
+		lock(&root->lock);
+		if (gp->waitaddr == addr) {
+			waitq_remove(root, gp);
+			gp->wakeup = ETIMEDOUT;
+			unlock(&root->lock);
+			return 1;
+		}
+		bool moved = gp->waitaddr != NULL && __atomic_load_n(&t->waitaddr, __ATOMIC_ACQUIRE) != addr;
+		unlock(&root->lock);
+		if (!moved)
+			return 0; /* already woken */
 	}
-	unlock(&root->lock);
-	return hit;
 }
 
 static void unlock_root(struct g *gp, void *arg)
@@ -44,10 +51,12 @@ static void unlock_root(struct g *gp, void *arg)
 
 /* Enqueues the running G on addr and parks it; root->lock is held on entry
  * and released once the G is switched out. */
-static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why)
+static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why,
+		       uint32_t bits)
 {
 	struct g *gp = getg();
 	gp->wakeup = 0;
+	gp->waitbits = bits;
 	waitq_enqueue(root, addr, gp);
 	bool timed = deadline >= 0;
 	if (timed) {
@@ -64,6 +73,11 @@ static int park_locked(struct semroot *root, const void *addr, int64_t deadline,
 
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why)
 {
+	return gmp_futexwait_bits(addr, val, deadline, why, ~0u);
+}
+
+int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits)
+{
 	if (deadline >= 0 && deadline <= gmp_nanotime())
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
 	struct semroot *root = semroot(addr);
@@ -72,32 +86,95 @@ int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum wai
 		unlock(&root->lock);
 		return EAGAIN;
 	}
-	return park_locked(root, addr, deadline, why);
+	return park_locked(root, addr, deadline, why, bits);
 }
 
-int gmp_futexwake(const void *addr, int n)
+static void ready_list(struct g *list)
 {
-	struct semroot *root = semroot(addr);
-	struct g *list = NULL, **tail = &list;
-	int woken = 0;
-	lock(&root->lock);
-	while (woken < n) {
-		struct g *gp = waitq_dequeue(root, addr);
-		if (gp == NULL)
-			break;
-		*tail = gp;
-		tail = &gp->schedlink;
-		woken++;
-	}
-	unlock(&root->lock);
-	*tail = NULL;
 	while (list) {
 		struct g *gp = list;
 		list = gp->schedlink;
 		gp->schedlink = NULL;
 		goready(gp);
 	}
+}
+
+/* Dequeues up to n waiters on addr whose bits intersect bits, in FIFO
+ * order, onto *tail.  The bucket lock is held. */
+static int take_waiters(struct semroot *root, const void *addr, int n, uint32_t bits, struct g ***tail)
+{
+	int taken = 0;
+	struct g *gp = waitq_head(root, addr);
+	while (gp && taken < n) {
+		struct g *next = gp->waitlink;
+		if (gp->waitbits & bits) {
+			waitq_remove(root, gp);
+			**tail = gp;
+			*tail = &gp->schedlink;
+			taken++;
+		}
+		gp = next;
+	}
+	**tail = NULL;
+	return taken;
+}
+
+int gmp_futexwake(const void *addr, int n)
+{
+	return gmp_futexwake_bits(addr, n, ~0u);
+}
+
+int gmp_futexwake_bits(const void *addr, int n, uint32_t bits)
+{
+	struct semroot *root = semroot(addr);
+	struct g *list = NULL, **tail = &list;
+	lock(&root->lock);
+	int woken = take_waiters(root, addr, n, bits, &tail);
+	unlock(&root->lock);
+	ready_list(list);
 	return woken;
+}
+
+static void lock2(struct semroot *a, struct semroot *b)
+{
+	if (a == b) {
+		lock(&a->lock);
+	} else if (a < b) {
+		lock(&a->lock);
+		lock(&b->lock);
+	} else {
+		lock(&b->lock);
+		lock(&a->lock);
+	}
+}
+
+static void unlock2(struct semroot *a, struct semroot *b)
+{
+	unlock(&a->lock);
+	if (a != b)
+		unlock(&b->lock);
+}
+
+int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval)
+{
+	struct semroot *r1 = semroot(addr), *r2 = semroot(addr2);
+	struct g *list = NULL, **tail = &list;
+	lock2(r1, r2);
+	if (cmpval && __atomic_load_n(addr, __ATOMIC_ACQUIRE) != *cmpval) {
+		unlock2(r1, r2);
+		return -EAGAIN;
+	}
+	int woken = take_waiters(r1, addr, nwake, ~0u, &tail);
+	int moved = 0;
+	struct g *gp;
+	while (moved < nmove && (gp = waitq_dequeue(r1, addr))) {
+		waitq_enqueue(r2, addr2, gp);
+		__atomic_store_n(&gp->timer.waitaddr, (const void *)addr2, __ATOMIC_RELEASE);
+		moved++;
+	}
+	unlock2(r1, r2);
+	ready_list(list);
+	return woken + moved;
 }
 
 void gmp_sleep_until(int64_t deadline)
@@ -108,7 +185,7 @@ void gmp_sleep_until(int64_t deadline)
 	struct semroot *root = semroot(addr);
 	while (gmp_nanotime() < deadline) {
 		lock(&root->lock);
-		park_locked(root, addr, deadline, WAIT_SLEEP);
+		park_locked(root, addr, deadline, WAIT_SLEEP, ~0u);
 	}
 }
 
@@ -137,7 +214,7 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		return ETIMEDOUT;
 	}
 	getg()->ticket = ticket;
-	return park_locked(root, addr, deadline, WAIT_COND);
+	return park_locked(root, addr, deadline, WAIT_COND, ~0u);
 }
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
@@ -186,10 +263,5 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	}
 	unlock(&root->lock);
 	*tail = NULL;
-	while (list) {
-		gp = list;
-		list = gp->schedlink;
-		gp->schedlink = NULL;
-		goready(gp);
-	}
+	ready_list(list);
 }

@@ -17,6 +17,15 @@
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why);
 /* Wakes up to n Gs parked on addr (G context).  Returns how many. */
 int gmp_futexwake(const void *addr, int n);
+
+/* The same with a bit set (FUTEX_WAIT_BITSET/WAKE_BITSET): a wake-up
+ * reaches only waiters whose bits intersect its own. */
+int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits);
+int gmp_futexwake_bits(const void *addr, int n, uint32_t bits);
+/* Wakes nwake waiters on addr and moves up to nmove more to addr2; with
+ * cmpval, only if *addr still equals it (else -EAGAIN).  Returns the
+ * number woken plus moved. */
+int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval);
 /* Removes the oldest waiter on addr without readying it (any context). */
 struct g *gmp_semq_dequeue(const void *addr);
 /* Number of Gs parked on addr (for EBUSY checks and tests). */
@@ -33,7 +42,8 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify);
 /* Parks the running G until the deadline (a sleep). */
 void gmp_sleep_until(int64_t deadline);
 
-/* Used by the timer code: times out gp if it is still parked on addr. */
-int gmp_semq_timeout(struct g *gp, const void *addr);
+/* Used by the timer code: times out gp if it is still parked where its
+ * timer says.  Returns 1 if it did. */
+int gmp_semq_timeout(struct g *gp, struct gmp_timer *t);
 
 #endif

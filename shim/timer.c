@@ -133,7 +133,7 @@ struct g *gmp_timers_collect(int64_t now)
 	struct g *list = NULL;
 	for (int i = 0; i < n; i++) {
 		struct g *gp = due[i]->gp;
-		if (gmp_semq_timeout(gp, due[i]->waitaddr)) {
+		if (gmp_semq_timeout(gp, due[i])) {
 			gp->schedlink = list;
 			list = gp;
 		}
