@@ -1,11 +1,25 @@
-/* The lock word behind pthread mutexes: 0 unlocked, 1 locked, 2 locked
- * and maybe contended (Drepper's futex mutex), parked through the
- * address-keyed wait queues.  Before parking, a G spins briefly the way
- * Go's sync.Mutex does, only where spinning can pay off. */
+/* The lock word behind pthread mutexes, after Go's sync.Mutex.
+ *
+ * Normal mode: waiters queue FIFO on the address-keyed wait queue, but a
+ * woken waiter competes with newly arriving threads for the lock, and
+ * arrivals spin briefly first.  That keeps the lock word hot on a running
+ * M and gives the best throughput, at the price of fairness.
+ *
+ * Starvation mode: a waiter that has waited more than 1 ms sets STARVING.
+ * From then on unlock hands the lock directly to the oldest waiter, and
+ * arrivals neither spin nor take a free-looking lock: they queue.  The
+ * new owner leaves starvation mode if it is the last waiter or did not
+ * wait long itself, as Go does. */
 #include <errno.h>
 
 #include "runtime.h"
 #include "sema.h"
+#include "waitq.h"
+
+#define LOCKED 1u
+#define WAITERS 2u  /* a G may be parked: unlock must look at the queue */
+#define STARVING 4u
+#define STARVATION_NS 1000000
 
 /* proc.go: sync_runtime_canSpin.  Spin only on a multicore machine with
  * other Ps running (the holder is likely running) and nothing else queued
@@ -20,33 +34,82 @@ static bool canspin(int iter)
 	return runqempty(getg()->m->p);
 }
 
+static inline bool cas(uint32_t *w, uint32_t old, uint32_t new)
+{
+	return __atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
 int gmp_mutex_trylock(uint32_t *w)
 {
-	uint32_t z = 0;
-	return __atomic_compare_exchange_n(w, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED) ? 0 : EBUSY;
+	uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+	while (!(s & (LOCKED | STARVING))) {
+		if (__atomic_compare_exchange_n(w, &s, s | LOCKED, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 0;
+	}
+	return EBUSY;
 }
 
 int gmp_mutex_lock(uint32_t *w, int64_t deadline)
 {
-	uint32_t z = 0;
-	if (__atomic_compare_exchange_n(w, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (cas(w, 0, LOCKED))
 		return 0;
-	for (int iter = 0; canspin(iter); iter++) {
-		for (int i = 0; i < 30; i++)
-			gmp_arch_pause();
-		z = 0;
-		if (__atomic_compare_exchange_n(w, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	int64_t waitstart = 0;
+	int iter = 0;
+	for (;;) {
+		uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+		if (!(s & (LOCKED | STARVING))) {
+			/* A woken waiter keeps WAITERS set: others may still be
+			 * parked, and only unlock's look at the queue can tell. */
+			if (cas(w, s, s | LOCKED | (waitstart ? WAITERS : 0)))
+				return 0;
+			continue;
+		}
+		if ((s & LOCKED) && !(s & STARVING) && canspin(iter)) {
+			for (int i = 0; i < 30; i++)
+				gmp_arch_pause();
+			iter++;
+			continue;
+		}
+		uint32_t want = s | WAITERS;
+		if (waitstart && (s & LOCKED) && gmp_nanotime() - waitstart > STARVATION_NS)
+			want |= STARVING;
+		if (want != s && !cas(w, s, want))
+			continue;
+		if (waitstart == 0)
+			waitstart = gmp_nanotime();
+		int r = gmp_futexwait(w, want, deadline, WAIT_MUTEX);
+		if (r == GMP_WAKE_HANDOFF) {
+			/* We own it.  Leave starvation mode when it has done its
+			 * job: we are the last waiter, or we did not wait long. */
+			if (gmp_nanotime() - waitstart < STARVATION_NS)
+				__atomic_and_fetch(w, ~STARVING, __ATOMIC_RELAXED);
 			return 0;
-	}
-	while (__atomic_exchange_n(w, 2, __ATOMIC_ACQUIRE) != 0) {
-		if (gmp_futexwait(w, 2, deadline, WAIT_MUTEX) == ETIMEDOUT)
+		}
+		if (r == ETIMEDOUT)
 			return ETIMEDOUT;
+		iter = 0;
 	}
-	return 0;
 }
 
 void gmp_mutex_unlock(uint32_t *w)
 {
-	if (__atomic_exchange_n(w, 0, __ATOMIC_RELEASE) == 2)
-		gmp_futexwake(w, 1);
+	uint32_t s = LOCKED;
+	if (__atomic_compare_exchange_n(w, &s, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return;
+	for (;;) {
+		if (s & STARVING) {
+			/* STARVING is only ever set while LOCKED, so the lock goes
+			 * straight from us to the oldest waiter. */
+			gmp_futex_handoff(w, LOCKED | WAITERS | STARVING, LOCKED, 0);
+			return;
+		}
+		/* Normal mode: release, then wake one waiter to compete for it.
+		 * A CAS, not an AND: a waiter may turn STARVING on meanwhile. */
+		if (__atomic_compare_exchange_n(w, &s, s & ~(LOCKED | WAITERS), 0, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED)) {
+			if (s & WAITERS)
+				gmp_futexwake(w, 1);
+			return;
+		}
+	}
 }

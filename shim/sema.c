@@ -265,3 +265,17 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	*tail = NULL;
 	ready_list(list);
 }
+
+void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)
+{
+	struct semroot *root = semroot(w);
+	lock(&root->lock);
+	struct g *gp = waitq_dequeue(root, w);
+	uint32_t next = gp == NULL ? none : waitq_head(root, w) ? more : last;
+	__atomic_store_n(w, next, __ATOMIC_RELEASE);
+	if (gp)
+		gp->wakeup = GMP_WAKE_HANDOFF;
+	unlock(&root->lock);
+	if (gp)
+		goready(gp);
+}

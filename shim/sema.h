@@ -26,6 +26,14 @@ int gmp_futexwake_bits(const void *addr, int n, uint32_t bits);
  * cmpval, only if *addr still equals it (else -EAGAIN).  Returns the
  * number woken plus moved. */
 int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval);
+/* gmp_futexwait's result when a waker handed it ownership directly. */
+#define GMP_WAKE_HANDOFF (-1)
+
+/* Hands *w to the oldest waiter: under the bucket lock, stores more (if
+ * other waiters remain), last (if it was the only one) or none (if nobody
+ * waits), and wakes that waiter with GMP_WAKE_HANDOFF. */
+void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none);
+
 /* Removes the oldest waiter on addr without readying it (any context). */
 struct g *gmp_semq_dequeue(const void *addr);
 /* Number of Gs parked on addr (for EBUSY checks and tests). */
