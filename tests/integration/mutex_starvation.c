@@ -25,6 +25,7 @@ static void *hammer(void *arg)
 
 static void *needy(void *arg)
 {
+	(void)arg;
 	int got = 0;
 	for (int i = 0; i < 200; i++) {
 		struct timespec ts = { 0, 100000 };
