@@ -33,5 +33,11 @@ GMP_BENCH(mutex_contended, 400000);
 GMP_BENCH(sched_yield_alone, 200000);
 GMP_BENCH(sched_yield_pingpong, 50000);
 GMP_BENCH(fs_write, 50000);
+GMP_BENCH(sem_pingpong, 20000);
+GMP_BENCH(futex_pingpong, 20000);
+GMP_BENCH(rwlock_read_mostly, 400000);
+GMP_BENCH(barrier_round, 20000);
+GMP_BENCH(timedwait_expired, 200000);
+GMP_BENCH(sleepers, 10000);
 
 BENCHMARK_MAIN();

@@ -14,6 +14,12 @@ void bench_mutex_contended(long iters);
 void bench_sched_yield_alone(long iters);
 void bench_sched_yield_pingpong(long iters);
 void bench_fs_write(long iters);
+void bench_sem_pingpong(long iters);
+void bench_futex_pingpong(long iters);
+void bench_rwlock_read_mostly(long iters);
+void bench_barrier_round(long iters);
+void bench_timedwait_expired(long iters);
+void bench_sleepers(long iters);
 
 #ifdef __cplusplus
 }
