@@ -26,6 +26,10 @@ _Static_assert(sizeof(struct gmp_rwlock) <= sizeof(pthread_rwlock_t), "rwlock ov
 _Static_assert(__builtin_offsetof(struct gmp_rwlock, flags) == 48, "glibc __flags offset");
 #define RW(l) ((struct gmp_rwlock *)(l))
 #define WRITER 0x80000000u
+/* Wait-queue bit sets: readers and writers park on the same word, and a
+ * wake-up picks one kind. */
+#define PARKED_READER 1u
+#define PARKED_WRITER 2u
 
 static bool reader_may_enter(struct gmp_rwlock *rw, uint32_t s)
 {
@@ -57,7 +61,7 @@ static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
 		if (!reader_may_enter(rw, s))
-			err = gmp_futexwait(&rw->state, s, deadline, WAIT_RWLOCK);
+			err = gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
 		__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
 		if (err == ETIMEDOUT)
 			return tryrd(rw) == 0 ? 0 : ETIMEDOUT;
@@ -82,7 +86,7 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 			return 0;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
-		int err = s != 0 ? gmp_futexwait(&rw->state, s, deadline, WAIT_RWLOCK) : 0;
+		int err = s != 0 ? gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_WRITER) : 0;
 		__atomic_sub_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
 		if (err == ETIMEDOUT)
 			return trywr(rw) == 0 ? 0 : ETIMEDOUT;
@@ -167,9 +171,22 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	} else if (__atomic_sub_fetch(&rw->state, 1, __ATOMIC_ACQ_REL) != 0) {
 		return 0; /* other readers still hold it */
 	}
-	/* Wake everyone parked: readers all enter, writers race for it. */
-	if (__atomic_load_n(&rw->rwait, __ATOMIC_ACQUIRE) || __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE))
-		gmp_futexwake(&rw->state, 1 << 30);
+	/* The lock is free.  Let in all parked readers or one writer: a
+	 * writer when a writer left and writers are preferred or no reader
+	 * waits, or when the last reader left; readers otherwise.  If the
+	 * chosen kind has nobody parked any more (timed out), try the other. */
+	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_ACQUIRE) != 0;
+	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE) != 0;
+	if (!readers && !writers)
+		return 0;
+	bool writer_first = writers && (!(s & WRITER) || !readers ||
+					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (writer_first) {
+		if (gmp_futexwake_bits(&rw->state, 1, PARKED_WRITER) == 0)
+			gmp_futexwake_bits(&rw->state, 1 << 30, PARKED_READER);
+	} else if (gmp_futexwake_bits(&rw->state, 1 << 30, PARKED_READER) == 0) {
+		gmp_futexwake_bits(&rw->state, 1, PARKED_WRITER);
+	}
 	return 0;
 }
 
