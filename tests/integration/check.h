@@ -3,7 +3,11 @@
 #ifndef GMP_TEST_CHECK_H
 #define GMP_TEST_CHECK_H
 
+#include <dirent.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static int failures __attribute__((unused));
@@ -24,6 +28,25 @@ static inline struct timespec deadline_in(clockid_t clk, long ns)
 	ts.tv_sec += ns / 1000000000L + ts.tv_nsec / 1000000000L;
 	ts.tv_nsec %= 1000000000L;
 	return ts;
+}
+
+/* Kernel threads of this process right now. */
+static inline int kernel_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* True when run-both runs us under the shim. */
+static inline int under_shim(void)
+{
+	const char *mode = getenv("GMP_TEST_MODE");
+	return mode && strcmp(mode, "shim") == 0;
 }
 
 #endif

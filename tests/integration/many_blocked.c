@@ -2,13 +2,14 @@
 /* 1,000 threads blocked at once (on a condvar, a mutex held by main, and a
  * semaphore) while the process has only a handful of kernel threads under
  * the shim; then all are released and joined. */
-#include <dirent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check.h"
 
 #define NTHREADS 1000
 
@@ -38,18 +39,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int kernel_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
 static int maxprocs(void)
 {
 	const char *s = getenv("GMP_MAXPROCS");
@@ -74,7 +63,7 @@ int main(void)
 
 	int n = kernel_threads();
 	const char *mode = getenv("GMP_TEST_MODE");
-	if (mode && strcmp(mode, "shim") == 0 && n > maxprocs() + 8) {
+	if (under_shim() && n > maxprocs() + 8) {
 		fprintf(stderr, "%d kernel threads with %d threads blocked (GOMAXPROCS %d)\n", n, NTHREADS,
 			maxprocs());
 		return 1;

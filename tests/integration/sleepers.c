@@ -1,13 +1,12 @@
 /* 10,000 threads sleep at once and all wake up; under the shim they are
  * carried by a handful of kernel threads. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
+
+#include "check.h"
 
 #define NTHREADS 10000
 
@@ -27,17 +26,6 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-static int kernel_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	int n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 int main(void)
 {
 	pthread_attr_t a;
@@ -54,8 +42,7 @@ int main(void)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
 	int n = kernel_threads();
-	const char *mode = getenv("GMP_TEST_MODE");
-	if (mode && strcmp(mode, "shim") == 0 && n > 16) {
+	if (under_shim() && n > 16) {
 		fprintf(stderr, "%d kernel threads carry %d sleepers\n", n, NTHREADS);
 		return 1;
 	}
