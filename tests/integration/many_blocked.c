@@ -1,7 +1,8 @@
 #define _GNU_SOURCE
-/* 1,000 threads blocked at once (on a condvar, a mutex held by main, and a
- * semaphore) while the process has only a handful of kernel threads under
- * the shim; then all are released and joined. */
+/* 1,000 threads blocked at once (on a condvar, on a mutex held by main, and
+ * on a semaphore) while, under the shim, the process has only a handful of
+ * kernel threads; then all are released and joined and each must have run
+ * to the end exactly once. */
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
@@ -18,10 +19,12 @@ static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static sem_t sem;
 static int go, arrived, finished;
+static unsigned char ran[NTHREADS];
 
 static void *worker(void *arg)
 {
-	long kind = (long)arg % 3;
+	long i = (long)arg;
+	long kind = i % 3;
 	pthread_mutex_lock(&mu);
 	arrived++;
 	pthread_cond_broadcast(&cv);
@@ -35,43 +38,65 @@ static void *worker(void *arg)
 	} else if (kind == 2) {
 		sem_wait(&sem);
 	}
+	__atomic_add_fetch(&ran[i], 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&finished, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
+/* The number of Ps the shim uses: GMP_MAXPROCS, then GOMAXPROCS, then the
+ * CPUs in our affinity mask. */
 static int maxprocs(void)
 {
-	const char *s = getenv("GMP_MAXPROCS");
-	if (s)
-		return atoi(s);
+	const char *vars[] = { "GMP_MAXPROCS", "GOMAXPROCS" };
+	for (int i = 0; i < 2; i++) {
+		const char *s = getenv(vars[i]);
+		if (s && atoi(s) > 0)
+			return atoi(s);
+	}
 	cpu_set_t set;
-	sched_getaffinity(0, sizeof set, &set);
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return 1;
 	return CPU_COUNT(&set);
 }
 
 int main(void)
 {
-	sem_init(&sem, 0, 0);
+	if (sem_init(&sem, 0, 0) != 0) {
+		perror("sem_init");
+		return 1;
+	}
 	pthread_mutex_lock(&held);
 	pthread_t *t = calloc(NTHREADS, sizeof *t);
 	for (long i = 0; i < NTHREADS; i++)
-		pthread_create(&t[i], NULL, worker, (void *)i);
+		if (pthread_create(&t[i], NULL, worker, (void *)i) != 0) {
+			fprintf(stderr, "pthread_create failed at %ld\n", i);
+			return 1;
+		}
 	pthread_mutex_lock(&mu);
 	while (arrived < NTHREADS)
 		pthread_cond_wait(&cv, &mu);
 	pthread_mutex_unlock(&mu);
+	/* Let the mutex and semaphore waiters get to their wait. */
+	for (int i = 0; i < 100; i++)
+		sched_yield();
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	nanosleep(&pause, NULL);
 
 	int n = kernel_threads();
-	const char *mode = getenv("GMP_TEST_MODE");
-	if (under_shim() && n > maxprocs() + 8) {
-		fprintf(stderr, "%d kernel threads with %d threads blocked (GOMAXPROCS %d)\n", n, NTHREADS,
+	int bound = maxprocs() + 8;
+	if (under_shim() && n > bound) {
+		fprintf(stderr, "%d kernel threads with %d threads blocked (bound GOMAXPROCS %d + 8)\n", n, NTHREADS,
 			maxprocs());
 		return 1;
 	}
-	if (mode && strcmp(mode, "native") == 0 && n < NTHREADS) {
+	const char *mode = getenv("GMP_TEST_MODE");
+	if (mode && strcmp(mode, "native") == 0 && n <= NTHREADS) {
 		fprintf(stderr, "native run shows only %d kernel threads\n", n);
 		return 1;
 	}
+	fprintf(stderr, "%s: %d kernel threads while %d threads are blocked\n", mode ? mode : "?", n, NTHREADS);
+	CHECK(__atomic_load_n(&finished, __ATOMIC_RELAXED) == 0, "no thread got past its wait before release");
 	printf("%d threads blocked at once; kernel thread bound holds\n", NTHREADS);
 
 	pthread_mutex_lock(&mu);
@@ -80,10 +105,17 @@ int main(void)
 	pthread_mutex_unlock(&mu);
 	pthread_mutex_unlock(&held);
 	for (int i = 0; i < NTHREADS; i++)
-		sem_post(&sem);
+		if (i % 3 == 2)
+			sem_post(&sem);
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
-	printf("released and joined: %d\n", finished);
+	int each_once = 1;
+	for (int i = 0; i < NTHREADS; i++)
+		each_once &= ran[i] == 1;
+	CHECK(finished == NTHREADS && each_once, "all 1,000 released, joined, each ran once");
+	int v;
+	sem_getvalue(&sem, &v);
+	CHECK(v == 0, "every semaphore post consumed by one waiter");
 	free(t);
-	return finished != NTHREADS;
+	return failures != 0;
 }
