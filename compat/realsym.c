@@ -45,3 +45,8 @@ void gmp_realsym_init(void)
 	REAL(pthread_rwlock_destroy);
 #undef REAL
 }
+
+void *gmp_dlsym_next(const char *name)
+{
+	return need(name);
+}

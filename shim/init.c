@@ -53,6 +53,7 @@ void gmp_init(void)
 	main_stack(gp);
 	gmp_registry_add(gp);
 	sched.ngs = 1;
+	sched.lastpoll = gmp_nanotime();
 
 	gmp_procs_init(nprocs);
 	struct m *m0 = allocm();
@@ -65,6 +66,7 @@ void gmp_init(void)
 	/* Also makes glibc multi-threaded (stdio locks, atomic refcounts)
 	 * before a second G can exist. */
 	gmp_start_templatethread();
+	gmp_sysmon_start();
 	gmp_fork_init();
 	gmp_initialized = 1;
 }

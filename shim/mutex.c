@@ -31,7 +31,8 @@ static bool canspin(int iter)
 	if (sched.gomaxprocs <= (int)(__atomic_load_n(&sched.npidle, __ATOMIC_RELAXED) +
 				      __atomic_load_n(&sched.nmspinning, __ATOMIC_RELAXED) + 1))
 		return false;
-	return runqempty(getg()->m->p);
+	struct p *pp = getg()->m->p; /* NULL in a syscall */
+	return pp != NULL && runqempty(pp);
 }
 
 static inline bool cas(uint32_t *w, uint32_t old, uint32_t new)

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "netpoll.h"
 #include "runtime.h"
 
 
@@ -33,13 +34,16 @@ void casgstatus(struct g *gp, uint32_t oldval, uint32_t newval)
 
 /* --- Ps and Ms: sched.lock held for the list operations --- */
 
-static void acquirep(struct m *mp, struct p *pp)
+void acquirep(struct m *mp, struct p *pp)
 {
 	if (pp->m != NULL || pp->status != P_IDLE)
 		gmp_throw("acquirep: P in use");
 	mp->p = pp;
 	pp->m = mp;
 	__atomic_store_n(&pp->status, P_RUNNING, __ATOMIC_RELEASE);
+	/* sysmon sleeps while every P is idle; a busy P needs watching. */
+	if (__builtin_expect(load_acq(&sched.sysmonwait), 0))
+		gmp_sysmon_wake();
 }
 
 static struct p *releasep(struct m *mp)
@@ -53,7 +57,7 @@ static struct p *releasep(struct m *mp)
 	return pp;
 }
 
-static void pidleput(struct p *pp)
+void pidleput(struct p *pp)
 {
 	if (!runqempty(pp))
 		gmp_throw("pidleput: P has a non-empty run queue");
@@ -62,7 +66,7 @@ static void pidleput(struct p *pp)
 	atomic_add(&sched.npidle, 1);
 }
 
-static struct p *pidleget(void)
+struct p *pidleget(void)
 {
 	struct p *pp = sched.pidle;
 	if (pp) {
@@ -72,7 +76,7 @@ static struct p *pidleget(void)
 	return pp;
 }
 
-static void mput(struct m *mp)
+void mput(struct m *mp)
 {
 	mp->schedlink = sched.midle;
 	sched.midle = mp;
@@ -104,7 +108,7 @@ static bool munlink_idle(struct m *mp)
 
 /* Starts an M to run pp (an idle P if NULL).  With spinning, the caller
  * already counted the new M in nmspinning. */
-static void startm(struct p *pp, bool spinning)
+void startm(struct p *pp, bool spinning)
 {
 	lock(&sched.lock);
 	if (pp == NULL) {
@@ -150,7 +154,7 @@ static void resetspinning(struct m *mp)
 
 /* Parks the M until startm hands it a P or until the deadline (ns,
  * monotonic; -1 = none).  Returns false if it timed out without a P. */
-static bool stopm(struct m *mp, int64_t deadline)
+bool stopm(struct m *mp, int64_t deadline)
 {
 	lock(&sched.lock);
 	mput(mp);
@@ -224,7 +228,7 @@ void injectglist(struct g *list)
 
 /* Switches from the running G to its M's g0, which then runs fn(gp, arg)
  * once gp's context is saved (Go's mcall). */
-static void mcall(void (*fn)(struct g *, void *), void *arg)
+void mcall(void (*fn)(struct g *, void *), void *arg)
 {
 	struct g *gp = getg();
 	struct m *mp = gp->m;
@@ -261,6 +265,7 @@ static void park_m(struct g *gp, void *argp)
 void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason)
 {
 	struct g *gp = getg();
+	gmp_getp();
 	struct parkargs pa = { unlockf, arg };
 	gp->waitreason = reason;
 	mcall(park_m, &pa);
@@ -279,8 +284,7 @@ static void gosched_m(struct g *gp, void *arg)
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
-	struct g *gp = getg();
-	struct p *pp = gp->m->p;
+	struct p *pp = gmp_getp();
 	/* Nothing else to run anywhere: yielding would only cost a trip
 	 * through the scheduler. */
 	if (runqempty(pp) && load_acq(&sched.runqsize) == 0)
@@ -300,6 +304,7 @@ static void goexit0(struct g *gp, void *arg)
 
 void goexit(void)
 {
+	gmp_getp();
 	mcall(goexit0, NULL);
 	gmp_throw("goexit: dead G resumed");
 }
@@ -307,9 +312,9 @@ void goexit(void)
 /* Queues a new G (status G_IDLE, context ready) to run next on this P. */
 void newproc(struct g *gp)
 {
-	struct g *self = getg();
+	struct p *pp = gmp_getp();
 	casgstatus(gp, G_IDLE, G_RUNNABLE);
-	runqput(self->m->p, gp, true);
+	runqput(pp, gp, true);
 	wakep();
 }
 
@@ -341,6 +346,16 @@ static struct g *stealwork(struct m *mp, struct p *pp)
 
 static void run_timers(struct m *mp);
 
+/* Runs the first G the poller readied here and queues the rest. */
+static struct g *netpoll_pick(struct g *list)
+{
+	struct g *gp = list;
+	injectglist(gp->schedlink);
+	gp->schedlink = NULL;
+	casgstatus(gp, G_WAITING, G_RUNNABLE);
+	return gp;
+}
+
 /* Finds a runnable G, blocking the M if there is none (proc.go:
  * findRunnable): local queue, global queue, timers, stealing as a spinning
  * M, then give up the P and sleep. */
@@ -359,6 +374,13 @@ top:
 		unlock(&sched.lock);
 		if (gp)
 			return gp;
+	}
+	/* The network, before stealing: what it readies is ready now, and
+	 * a non-blocking epoll_wait is cheaper than a round of stealing. */
+	if (gmp_netpoll_waiters() > 0 && load_acq(&sched.lastpoll) != 0) {
+		struct g *list = gmp_netpoll(0);
+		if (list)
+			return netpoll_pick(list);
 	}
 	/* Limit spinning Ms to half the busy Ps: past that, spinning burns
 	 * CPU for work that the spinners already there will find. */
@@ -402,6 +424,27 @@ top:
 			}
 			break;
 		}
+	}
+	/* One idle M at a time sleeps in the poller rather than on its note,
+	 * until the next timer (proc.go: findRunnable's blocking netpoll). */
+	if (gmp_netpoll_waiters() > 0 && __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
+		int64_t next = gmp_timers_next();
+		gmp_netpoll_set_until(next);
+		int64_t delay = next < 0 ? -1 : next - gmp_nanotime();
+		struct g *list = gmp_netpoll(next < 0 ? -1 : delay > 0 ? delay : 0);
+		gmp_netpoll_set_until(0);
+		__atomic_store_n(&sched.lastpoll, gmp_nanotime(), __ATOMIC_RELEASE);
+		lock(&sched.lock);
+		pp = pidleget();
+		unlock(&sched.lock);
+		if (pp) {
+			acquirep(mp, pp);
+			if (list)
+				return netpoll_pick(list);
+			goto top;
+		}
+		injectglist(list);
+		run_timers(mp);
 	}
 	if (!stopm(mp, gmp_timers_next())) {
 		/* Woke for a timer with no P: take one if any is idle. */
@@ -565,10 +608,12 @@ void sched_fork(enum gmp_fork_phase phase)
 	sched.runqhead = sched.runqtail = NULL;
 	sched.runqsize = 0;
 	sched.ngs = 1;
+	sched.lastpoll = gmp_nanotime();
 	sched.pidle = NULL;
 	sched.npidle = 0;
 	mp->spinning = false;
 	mp->nextp = NULL;
+	mp->oldp = NULL;
 	for (int i = sched.gomaxprocs - 1; i >= 0; i--) {
 		struct p *pp = &allp[i];
 		pp->runqhead = pp->runqtail = 0;

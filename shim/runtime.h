@@ -46,6 +46,8 @@ enum waitreason {
 	WAIT_SEMA,
 	WAIT_BARRIER,
 	WAIT_RWLOCK,
+	WAIT_IO_READ,   /* netpoller: fd not readable yet */
+	WAIT_IO_WRITE,  /* netpoller: fd not writable yet */
 };
 
 /* Join state of a G, one word so detach, join and exit race safely. */
@@ -121,7 +123,9 @@ struct g {
 
 #define RUNQ_SIZE 256
 
-enum pstatus { P_IDLE = 0, P_RUNNING = 1 };
+/* P statuses (Go's _Pidle, _Prunning, _Psyscall).  A P in P_SYSCALL still
+ * belongs to the M in the syscall (its oldp) until sysmon retakes it. */
+enum pstatus { P_IDLE = 0, P_RUNNING = 1, P_SYSCALL = 2 };
 
 struct p {
 	int id;
@@ -129,6 +133,7 @@ struct p {
 	struct m *m;
 	struct p *link;           /* idle P list */
 	uint32_t schedtick;       /* incremented on every non-inherited schedule */
+	uint32_t syscalltick;     /* incremented on every entersyscall */
 
 	/* Lock-free ring: the owner writes tail, thieves CAS head. */
 	uint32_t runqhead;
@@ -150,6 +155,7 @@ struct m {
 	struct g *curg;           /* the G running on this M */
 	struct p *p;              /* attached P */
 	struct p *nextp;          /* P handed over by startm */
+	struct p *oldp;           /* P left in P_SYSCALL by entersyscall */
 	struct m *schedlink;      /* idle M list */
 	bool spinning;            /* looking for work, holding a P */
 	struct note park;         /* idle Ms sleep here */
@@ -181,6 +187,10 @@ struct sched {
 	struct mutex gflock;
 	struct g *gfree;
 	int ngfree;
+
+	uint32_t sysmonwait;      /* sysmon sleeps on sysmonnote: every P idle */
+	struct note sysmonnote;
+	int64_t lastpoll;         /* last netpoll (ns), 0 while an M blocks in it; atomic */
 
 	uint64_t goidgen;         /* atomic */
 	int32_t ngs;              /* live Gs, atomic; the last to exit ends the process */
@@ -260,6 +270,41 @@ void newm(struct p *pp, bool spinning);
 struct m *allocm(void);
 void gmp_procs_init(int nprocs);
 void injectglist(struct g *list);
+void mcall(void (*fn)(struct g *, void *), void *arg);
+void startm(struct p *pp, bool spinning);
+void acquirep(struct m *mp, struct p *pp);
+struct p *pidleget(void);
+void pidleput(struct p *pp);
+void mput(struct m *mp);
+bool stopm(struct m *mp, int64_t deadline);
+
+/* syscall.c: a G about to block in the kernel keeps its P only until
+ * sysmon retakes it (proc.go: entersyscall, exitsyscall, handoffp). */
+bool entersyscall(void);
+void exitsyscall(void);
+void handoffp(struct p *pp);
+/* A raw system call that may block, made between entersyscall and
+ * exitsyscall.  Returns the kernel's result (-errno on failure). */
+long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+#define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+/* The running G's P.  A G still in a syscall (a call nested in another,
+ * or one the M was rescued from by sysmon) takes a P back first. */
+static inline struct p *gmp_getp(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(__atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_SYSCALL, 0))
+		exitsyscall();
+	return gp->m->p;
+}
+
+/* netpoll.c */
+int32_t gmp_netpoll_waiters(void);
+
+/* sysmon.c */
+void gmp_sysmon_start(void);
+void gmp_sysmon_wake(void);
+void sysmon_fork(enum gmp_fork_phase phase);
 
 /* runq.c */
 bool runqempty(struct p *pp);

@@ -279,3 +279,16 @@ void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)
 	if (gp)
 		goready(gp);
 }
+
+struct g *gmp_semq_collect(const void *addr, struct g *list)
+{
+	struct semroot *root = semroot(addr);
+	lock(&root->lock);
+	struct g *gp;
+	while ((gp = waitq_dequeue(root, addr))) {
+		gp->schedlink = list;
+		list = gp;
+	}
+	unlock(&root->lock);
+	return list;
+}

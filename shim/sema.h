@@ -36,6 +36,9 @@ void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)
 
 /* Removes the oldest waiter on addr without readying it (any context). */
 struct g *gmp_semq_dequeue(const void *addr);
+/* Removes every waiter on addr without readying them (any context) and
+ * returns them pushed onto list through schedlink. */
+struct g *gmp_semq_collect(const void *addr, struct g *list);
 /* Number of Gs parked on addr (for EBUSY checks and tests). */
 int gmp_semq_count(const void *addr);
 

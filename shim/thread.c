@@ -40,7 +40,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 {
 	size_t stacksize = ta->stacksize, guardsize = ta->guardsize, usize = ta->stacksize;
 	void *ustack = ta->stackaddr;
-	struct p *pp = getg()->m->p;
+	struct p *pp = gmp_getp();
 	struct g *gp = gfget(pp, ustack ? 0 : stacksize, guardsize);
 	bool reuse = gp != NULL;
 	if (!reuse) {
@@ -143,7 +143,7 @@ int gmp_join(const void *thread, void **retval, int64_t deadline)
 		return EINVAL;
 	if (retval)
 		*retval = gp->retval;
-	reap(self->m->p, gp);
+	reap(gmp_getp(), gp);
 	return 0;
 }
 
@@ -168,7 +168,7 @@ int gmp_detach(const void *thread)
 		case JS_EXITED:
 			if (__atomic_compare_exchange_n(&gp->joinstate, &js, JS_REAPED, 0, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
-				reap(getg()->m->p, gp);
+				reap(gmp_getp(), gp);
 				return 0;
 			}
 			break;

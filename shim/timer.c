@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include "runtime.h"
+#include "netpoll.h"
 #include "sema.h"
 
 static struct mutex timerlock;
@@ -86,8 +87,10 @@ void gmp_timer_add(struct gmp_timer *t)
 	unlock(&timerlock);
 	/* An idle M may be asleep with a later deadline: a spinning M will
 	 * recompute it when it goes back to sleep. */
-	if (first)
+	if (first) {
 		wakep();
+		gmp_netpoll_wake_before(t->when);
+	}
 }
 
 static uint32_t firing; /* timers popped but not yet processed */

@@ -1,0 +1,122 @@
+/* Calls that create fds the netpoller can watch.  We create them with
+ * O_NONBLOCK on the description (so a G can park instead of blocking its
+ * M) and remember whether the program asked for it, which is all it ever
+ * sees (fd_control.c). */
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "shim/netpoll.h"
+
+/* SOCK_NONBLOCK, O_NONBLOCK, EFD_NONBLOCK, TFD_NONBLOCK, SFD_NONBLOCK and
+ * IN_NONBLOCK are all the same bit. */
+#define NB O_NONBLOCK
+
+static long created(long fd, uint32_t pdflags)
+{
+	if (fd >= 0)
+		gmp_netpoll_open((int)fd, pdflags, true);
+	return gmp_ret(fd);
+}
+
+static uint32_t usernb(int flags)
+{
+	return flags & NB ? PD_USERNB : 0;
+}
+
+GMP_EXPORT int socket(int domain, int type, int protocol)
+{
+	gmp_ensure_init();
+	return (int)created(gmp_syscall(SYS_socket, domain, type | NB, protocol), PD_SOCKET | usernb(type));
+}
+
+GMP_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
+{
+	gmp_ensure_init();
+	long r = gmp_syscall6(SYS_socketpair, domain, type | NB, protocol, (long)sv, 0, 0);
+	if (r == 0) {
+		gmp_netpoll_open(sv[0], PD_SOCKET | usernb(type), true);
+		gmp_netpoll_open(sv[1], PD_SOCKET | usernb(type), true);
+	}
+	return (int)gmp_ret(r);
+}
+
+GMP_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
+{
+	gmp_ensure_init();
+	long r = gmp_fd_syscall(fd, 'r', SYS_accept4, (long)addr, (long)len, flags | NB, 0, 0);
+	return (int)created(r, PD_SOCKET | usernb(flags));
+}
+
+GMP_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	return accept4(fd, addr, len, 0);
+}
+
+GMP_EXPORT int pipe2(int fds[2], int flags)
+{
+	gmp_ensure_init();
+	long r = gmp_syscall(SYS_pipe2, fds, flags | NB, 0);
+	if (r == 0) {
+		gmp_netpoll_open(fds[0], usernb(flags), true);
+		gmp_netpoll_open(fds[1], usernb(flags), true);
+	}
+	return (int)gmp_ret(r);
+}
+
+GMP_EXPORT int pipe(int fds[2])
+{
+	return pipe2(fds, 0);
+}
+
+GMP_EXPORT int eventfd(unsigned int initval, int flags)
+{
+	gmp_ensure_init();
+	return (int)created(gmp_syscall(SYS_eventfd2, initval, flags | NB, 0), usernb(flags));
+}
+
+GMP_EXPORT int timerfd_create(int clockid, int flags)
+{
+	gmp_ensure_init();
+	return (int)created(gmp_syscall(SYS_timerfd_create, clockid, flags | NB, 0), usernb(flags));
+}
+
+GMP_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	gmp_ensure_init();
+	if (fd != -1) /* changes the mask of an existing signalfd */
+		return (int)gmp_ret(gmp_syscall6(SYS_signalfd4, fd, (long)mask, 8, flags, 0, 0));
+	return (int)created(gmp_syscall6(SYS_signalfd4, -1, (long)mask, 8, flags | NB, 0, 0), usernb(flags));
+}
+
+GMP_EXPORT int inotify_init1(int flags)
+{
+	gmp_ensure_init();
+	return (int)created(gmp_syscall(SYS_inotify_init1, flags | NB, 0, 0), usernb(flags));
+}
+
+GMP_EXPORT int inotify_init(void)
+{
+	return inotify_init1(0);
+}
+
+GMP_EXPORT int epoll_create1(int flags)
+{
+	gmp_ensure_init();
+	return (int)created(gmp_syscall(SYS_epoll_create1, flags, 0, 0), PD_EPOLL);
+}
+
+GMP_EXPORT int epoll_create(int size)
+{
+	if (size <= 0)
+		return (int)gmp_ret(-EINVAL);
+	return epoll_create1(0);
+}

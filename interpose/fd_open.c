@@ -1,0 +1,55 @@
+/* open and friends may block (a FIFO waits for its other end), so they run
+ * between entersyscall and exitsyscall; a FIFO the program opens is then
+ * polled like a pipe. */
+/* Define the plain and the *64 names ourselves, both 64-bit on x86_64. */
+#undef _FILE_OFFSET_BITS
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "export.h"
+#include "shim/netpoll.h"
+
+static int opened(long fd, int flags)
+{
+	struct stat st;
+	if (fd >= 0 && gmp_syscall(SYS_fstat, fd, &st, 0) == 0 && S_ISFIFO(st.st_mode))
+		gmp_netpoll_open((int)fd, flags & O_NONBLOCK ? PD_USERNB : 0, flags & O_NONBLOCK);
+	return (int)gmp_ret(fd);
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
+
+GMP_EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+	gmp_ensure_init();
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	return opened(gmp_blocking_syscall6(SYS_openat, dirfd, (long)path, flags, mode, 0, 0), flags);
+}
+
+GMP_EXPORT int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	return openat(AT_FDCWD, path, flags, mode);
+}
+
+/* On x86_64 the *64 variants are the same calls, O_LARGEFILE implied. */
+GMP_EXPORT int open64(const char *path, int flags, ...) __attribute__((alias("open")));
+GMP_EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
+
+GMP_EXPORT int creat(const char *path, mode_t mode)
+{
+	return openat(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+}
+
+GMP_EXPORT int creat64(const char *path, mode_t mode) __attribute__((alias("creat")));

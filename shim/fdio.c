@@ -1,0 +1,175 @@
+/* Blocking I/O on a polled fd without blocking the M: try the call on
+ * the non-blocking description; on EAGAIN park the G until the poller
+ * sees the fd ready, and try again.  Calls on fds we do not poll (files,
+ * ttys, fds inherited from the parent) block the M in the kernel between
+ * entersyscall and exitsyscall instead. */
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "netpoll.h"
+
+/* Outside any G (a signal handler on an idle M): block the thread in
+ * poll, as the blocking fd the program believes in would. */
+static long thread_blocking(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5)
+{
+	for (;;) {
+		long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+		if (r != -EAGAIN)
+			return r;
+		struct pollfd p = { .fd = fd, .events = mode == 'r' ? POLLIN : POLLOUT };
+		gmp_syscall6(SYS_ppoll, (long)&p, 1, 0, 0, 8, 0);
+	}
+}
+
+long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL)
+		return gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5);
+	uint32_t flags = __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE);
+	if (flags & PD_USERNB)
+		return gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+	struct g *gp = getg();
+	if (gp == NULL)
+		return thread_blocking(fd, mode, nr, a1, a2, a3, a4, a5);
+	gmp_getp(); /* a call nested in a blocking one parks like any other */
+	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
+	uint32_t *gen = mode == 'r' ? &pd->rgen : &pd->wgen;
+	int64_t timeout = mode == 'r' ? pd->rtimeout : pd->wtimeout;
+	int64_t deadline = timeout > 0 ? gmp_nanotime() + timeout : -1;
+	for (;;) {
+		uint32_t val = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+		long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+		if (r != -EAGAIN)
+			return r;
+		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);
+		if (w == ETIMEDOUT)
+			return -EAGAIN; /* what SO_RCVTIMEO/SO_SNDTIMEO give */
+		if (w == EBADF)
+			return -EBADF;
+	}
+}
+
+/* A write to a blocking stream returns only when everything is written
+ * (or on an error or timeout after part of it): the same loop over the
+ * non-blocking description.  buf and len are the call's a1 and a2. */
+long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, long a4, long a5)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL || (pd->flags & PD_USERNB))
+		return gmp_fd_syscall(fd, 'w', nr, (long)buf, (long)len, a3, a4, a5);
+	size_t done = 0;
+	for (;;) {
+		long r = gmp_fd_syscall(fd, 'w', nr, (long)(buf + done), (long)(len - done), a3, a4, a5);
+		if (r < 0)
+			return done > 0 ? (long)done : r;
+		done += (size_t)r;
+		if (done >= len || r == 0)
+			return (long)done;
+	}
+}
+
+/* connect on a polled socket: a blocking connect waits for the handshake,
+ * which on the non-blocking description is EINPROGRESS, then writable. */
+long gmp_fd_connect(int fd, const void *addr, unsigned len)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL || getg() == NULL)
+		return gmp_blocking_syscall(SYS_connect, fd, addr, len);
+	if (pd->flags & PD_USERNB)
+		return gmp_syscall(SYS_connect, fd, addr, len);
+	gmp_getp();
+	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
+	int64_t deadline = pd->wtimeout > 0 ? gmp_nanotime() + pd->wtimeout : -1;
+	for (;;) {
+		uint32_t val = __atomic_load_n(&pd->wgen, __ATOMIC_ACQUIRE);
+		long r = gmp_syscall(SYS_connect, fd, addr, len);
+		if (r != -EAGAIN && r != -EINPROGRESS)
+			return r;
+		if (r == -EINPROGRESS) {
+			/* Wait for the outcome, then read it from SO_ERROR. */
+			for (;;) {
+				int w = gmp_netpoll_wait(pd, &pd->wgen, val, seq, deadline, WAIT_IO_WRITE);
+				if (w == ETIMEDOUT)
+					return -EINPROGRESS;
+				if (w == EBADF)
+					return -EBADF;
+				val = __atomic_load_n(&pd->wgen, __ATOMIC_ACQUIRE);
+				struct pollfd p = { .fd = fd, .events = POLLOUT };
+				if (gmp_syscall6(SYS_ppoll, (long)&p, 1, (long)&(struct timespec){ 0, 0 }, 0, 8, 0) > 0)
+					break;
+			}
+			int err = 0;
+			socklen_t elen = sizeof err;
+			long r2 = gmp_syscall6(SYS_getsockopt, fd, SOL_SOCKET, SO_ERROR, (long)&err, (long)&elen, 0);
+			if (r2 < 0)
+				return r2;
+			return err ? -err : 0;
+		}
+		/* EAGAIN: a full AF_UNIX backlog, which a blocking connect waits out. */
+		int w = gmp_netpoll_wait(pd, &pd->wgen, val, seq, deadline, WAIT_IO_WRITE);
+		if (w == ETIMEDOUT)
+			return -EAGAIN;
+		if (w == EBADF)
+			return -EBADF;
+	}
+}
+
+/* Waits until a raw call that reports readiness (poll on one fd, epoll_wait
+ * on the program's epoll fd) finds something: probe runs the call without
+ * blocking and returns its result; while it returns 0 the G parks on the
+ * fd's event word until deadline.  Returns the probe's last result, 0 at
+ * the deadline. */
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
+	for (;;) {
+		uint32_t val = __atomic_load_n(&pd->evgen, __ATOMIC_ACQUIRE);
+		long r = probe(arg);
+		if (r != 0 || deadline == 0)
+			return r;
+		int w = gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ);
+		if (w == ETIMEDOUT)
+			return probe(arg);
+		if (w == EBADF) {
+			/* The fd went away under us: the probe reports it as the
+			 * kernel would (POLLNVAL, EBADF). */
+			return probe(arg);
+		}
+	}
+}
+
+/* A call between two fds (splice, tee) as if both were blocking: on
+ * EAGAIN, wait for whichever end is not ready, input first. */
+long gmp_fd_syscall2(int in, int out, long nr, const long a[6])
+{
+	struct polldesc *pi = gmp_pd_lookup(in), *po = gmp_pd_lookup(out);
+	if (pi && (pi->flags & PD_USERNB))
+		pi = NULL;
+	if (po && (po->flags & PD_USERNB))
+		po = NULL;
+	if ((pi == NULL && po == NULL) || getg() == NULL)
+		return gmp_blocking_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	gmp_getp();
+	for (;;) {
+		uint32_t rv = pi ? __atomic_load_n(&pi->rgen, __ATOMIC_ACQUIRE) : 0;
+		uint32_t wv = po ? __atomic_load_n(&po->wgen, __ATOMIC_ACQUIRE) : 0;
+		uint32_t rs = pi ? pi->fdseq : 0, ws = po ? po->fdseq : 0;
+		long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (r != -EAGAIN)
+			return r;
+		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = out, .events = POLLOUT } };
+		gmp_syscall6(SYS_ppoll, (long)p, 2, (long)&(struct timespec){ 0, 0 }, 0, 8, 0);
+		int w = 0;
+		if (pi && !(p[0].revents & POLLIN))
+			w = gmp_netpoll_wait(pi, &pi->rgen, rv, rs, -1, WAIT_IO_READ);
+		else if (po && !(p[1].revents & POLLOUT))
+			w = gmp_netpoll_wait(po, &po->wgen, wv, ws, -1, WAIT_IO_WRITE);
+		if (w == EBADF)
+			return -EBADF;
+	}
+}

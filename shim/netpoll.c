@@ -1,0 +1,280 @@
+/* The epoll instance behind the network poller (Go's netpoll_epoll.go).
+ * Polled non-blockingly by findrunnable, blockingly by one idle M at a
+ * time (sched.lastpoll == 0 meanwhile) with the next timer as its
+ * timeout, and by sysmon when nobody has polled for 10 ms. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+
+#include "netpoll.h"
+#include "sema.h"
+
+#define BREAK_TOKEN (~(uint64_t)0)
+
+struct polldesc *gmp_pd_slot(int fd);
+
+static int epfd = -1;
+static int breakfd = -1;          /* an eventfd that interrupts a blocking poll */
+static struct mutex initlock;
+static int32_t nwaiters;          /* Gs parked on descriptors, atomic */
+static int64_t polluntil;         /* when the blocked poller wakes; 0: none blocked */
+static uint32_t breakpending;     /* a break is on its way, atomic */
+
+static long sys(long nr, long a, long b, long c, long d)
+{
+	return gmp_syscall6(nr, a, b, c, d, 0, 0);
+}
+
+static bool netpoll_init(void)
+{
+	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) >= 0)
+		return true;
+	lock(&initlock);
+	if (epfd < 0) {
+		int e = (int)sys(SYS_epoll_create1, EPOLL_CLOEXEC, 0, 0, 0);
+		int b = (int)sys(SYS_eventfd2, 0, EFD_NONBLOCK | EFD_CLOEXEC, 0, 0);
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = BREAK_TOKEN };
+		if (e < 0 || b < 0 || sys(SYS_epoll_ctl, e, EPOLL_CTL_ADD, b, (long)&ev) < 0)
+			gmp_throw("netpoll: cannot create the epoll instance");
+		breakfd = b;
+		__atomic_store_n(&epfd, e, __ATOMIC_RELEASE);
+	}
+	unlock(&initlock);
+	return true;
+}
+
+static long epoll_add(int fd, struct polldesc *pd)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+		.data.u64 = (uint64_t)(uint32_t)fd | (uint64_t)pd->fdseq << 32,
+	};
+	return sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev);
+}
+
+static long setnb(int fd, bool on)
+{
+	long fl = sys(SYS_fcntl, fd, F_GETFL, 0, 0);
+	if (fl < 0)
+		return fl;
+	return sys(SYS_fcntl, fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK, 0);
+}
+
+void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb)
+{
+	struct polldesc *pd = gmp_pd_slot(fd);
+	bool ok = pd != NULL && netpoll_init();
+	if (ok) {
+		__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
+		pd->rtimeout = pd->wtimeout = 0;
+		long r = epoll_add(fd, pd);
+		if (r == -EEXIST) {
+			/* A registration left by an fd closed behind our back (a
+			 * raw close) while its description lives on elsewhere. */
+			sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
+			r = epoll_add(fd, pd);
+		}
+		ok = r == 0;
+	}
+	bool wantnb = !(pdflags & PD_EPOLL) && !(pdflags & PD_USERNB);
+	if (ok && wantnb && !kernelnb && setnb(fd, true) < 0) {
+		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
+		ok = false;
+	}
+	if (!ok) {
+		/* Not ours to poll: leave the fd exactly as the program asked. */
+		if (kernelnb && !(pdflags & PD_USERNB))
+			setnb(fd, false);
+		return;
+	}
+	__atomic_store_n(&pd->flags, PD_POLLED | pdflags | (wantnb ? PD_SETNB : 0), __ATOMIC_RELEASE);
+}
+
+void gmp_netpoll_setnb(int fd, bool usernb)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL || (pd->flags & PD_EPOLL))
+		return;
+	uint32_t f = pd->flags & ~(PD_USERNB | PD_SETNB);
+	__atomic_store_n(&pd->flags, f | (usernb ? PD_USERNB : PD_SETNB), __ATOMIC_RELEASE);
+}
+
+void gmp_netpoll_release(int fd)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL)
+		return;
+	bool restore = pd->flags & PD_SETNB;
+	gmp_netpoll_close(fd, true);
+	if (restore)
+		setnb(fd, false);
+}
+
+/* Bumps every word of pd and returns the Gs parked on them, pushed onto
+ * list. */
+static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
+{
+	if (r) {
+		__atomic_add_fetch(&pd->rgen, 1, __ATOMIC_ACQ_REL);
+		list = gmp_semq_collect(&pd->rgen, list);
+	}
+	if (w) {
+		__atomic_add_fetch(&pd->wgen, 1, __ATOMIC_ACQ_REL);
+		list = gmp_semq_collect(&pd->wgen, list);
+	}
+	__atomic_add_fetch(&pd->evgen, 1, __ATOMIC_ACQ_REL);
+	return gmp_semq_collect(&pd->evgen, list);
+}
+
+static void ready_all(struct g *list)
+{
+	if (list == NULL)
+		return;
+	if (getg() == NULL) {
+		injectglist(list);
+		return;
+	}
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		goready(gp);
+	}
+}
+
+void gmp_netpoll_close(int fd, bool del)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL)
+		return;
+	__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
+	if (del)
+		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
+	__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
+	ready_all(pd_wake(pd, true, true, NULL));
+}
+
+bool gmp_netpoll_dup(int oldfd, int newfd)
+{
+	struct polldesc *old = gmp_pd_lookup(oldfd);
+	struct polldesc *pd = gmp_pd_slot(newfd);
+	if (old == NULL || pd == NULL)
+		return false;
+	uint32_t flags = __atomic_load_n(&old->flags, __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
+	long r = epoll_add(newfd, pd);
+	if (r == -EEXIST) {
+		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, newfd, 0);
+		r = epoll_add(newfd, pd);
+	}
+	if (r < 0)
+		return false;
+	pd->rtimeout = old->rtimeout;
+	pd->wtimeout = old->wtimeout;
+	__atomic_store_n(&pd->flags, flags, __ATOMIC_RELEASE);
+	return true;
+}
+
+int32_t gmp_netpoll_waiters(void)
+{
+	return __atomic_load_n(&nwaiters, __ATOMIC_RELAXED);
+}
+
+int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t seq, int64_t deadline,
+		     enum waitreason why)
+{
+	__atomic_add_fetch(&nwaiters, 1, __ATOMIC_ACQ_REL);
+	/* A poller may be asleep in a poll that started before we had any
+	 * waiter; the next findrunnable polls for us, and so does sysmon. */
+	int r = gmp_futexwait(gen, val, deadline, why);
+	__atomic_sub_fetch(&nwaiters, 1, __ATOMIC_ACQ_REL);
+	if (__atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != seq)
+		return EBADF;
+	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+struct g *gmp_netpoll(int64_t delay)
+{
+	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) < 0)
+		return NULL;
+	int ms;
+	if (delay < 0)
+		ms = -1;
+	else if (delay == 0)
+		ms = 0;
+	else if (delay < 1000000)
+		ms = 1; /* epoll_wait's resolution: a short timer wakes up to 1 ms late */
+	else
+		ms = delay > 1000000000LL ? 1000 : (int)(delay / 1000000);
+	struct epoll_event evs[128];
+	long n = sys(SYS_epoll_wait, epfd, (long)evs, 128, ms);
+	struct g *list = NULL;
+	for (long i = 0; i < n; i++) {
+		uint64_t data = evs[i].data.u64;
+		if (data == BREAK_TOKEN) {
+			uint64_t v;
+			sys(SYS_read, breakfd, (long)&v, sizeof v, 0);
+			__atomic_store_n(&breakpending, 0, __ATOMIC_RELEASE);
+			continue;
+		}
+		struct polldesc *pd = gmp_pd_lookup((int)(uint32_t)data);
+		if (pd == NULL || __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != (uint32_t)(data >> 32))
+			continue; /* an fd closed since */
+		uint32_t e = evs[i].events;
+		bool r = e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI);
+		bool w = e & (EPOLLOUT | EPOLLHUP | EPOLLERR);
+		list = pd_wake(pd, r, w, list);
+	}
+	return list;
+}
+
+/* The M that is about to block in the poller says until when. */
+void gmp_netpoll_set_until(int64_t until)
+{
+	__atomic_store_n(&polluntil, until, __ATOMIC_RELEASE);
+}
+
+void gmp_netpoll_wake_before(int64_t when)
+{
+	int64_t until = __atomic_load_n(&polluntil, __ATOMIC_ACQUIRE);
+	if (until == 0 || (until > 0 && until <= when))
+		return;
+	if (__atomic_exchange_n(&breakpending, 1, __ATOMIC_ACQ_REL))
+		return;
+	uint64_t one = 1;
+	sys(SYS_write, breakfd, (long)&one, sizeof one, 0);
+}
+
+static void readd(int fd, struct polldesc *pd, void *arg)
+{
+	(void)arg;
+	if (epoll_add(fd, pd) < 0)
+		__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
+}
+
+void netpoll_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		lock(&initlock);
+		return;
+	}
+	if (phase == FORK_PARENT) {
+		unlock(&initlock);
+		return;
+	}
+	/* The epoll instance is shared with the parent: watching it from
+	 * here would steal the parent's events.  Build our own. */
+	initlock = (struct mutex){ 0 };
+	nwaiters = 0;
+	polluntil = 0;
+	breakpending = 0;
+	if (epfd < 0)
+		return;
+	sys(SYS_close, epfd, 0, 0, 0);
+	sys(SYS_close, breakfd, 0, 0, 0);
+	epfd = breakfd = -1;
+	netpoll_init();
+	gmp_pd_foreach(readd, NULL);
+}

@@ -1,0 +1,92 @@
+/* The network poller (Go's netpoll.go and netpoll_epoll.go).  Every fd the
+ * program creates through us that epoll can watch (sockets, pipes, FIFOs,
+ * eventfd, timerfd, signalfd, inotify, epoll) is registered once,
+ * edge-triggered, with our epoll instance.  A G that would block on it
+ * parks on one of the fd's generation words below; the poller bumps the
+ * word on every readiness edge and readies the Gs parked on it.  A G
+ * reads the word before it tries the I/O, so an edge that arrives between
+ * its EAGAIN and its park only makes the park fail: no wake-up is lost. */
+#ifndef GMP_NETPOLL_H
+#define GMP_NETPOLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime.h"
+
+struct polldesc {
+	uint32_t rgen;      /* bumped when the fd may have become readable */
+	uint32_t wgen;      /* ... writable */
+	uint32_t evgen;     /* ... either (single-fd poll waits here) */
+	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
+	uint32_t flags;     /* PD_*, atomic */
+	int64_t rtimeout;   /* SO_RCVTIMEO in ns, 0 for none */
+	int64_t wtimeout;   /* SO_SNDTIMEO in ns, 0 for none */
+};
+
+#define PD_POLLED 0x1   /* registered with our epoll instance */
+#define PD_USERNB 0x2   /* the program itself asked for O_NONBLOCK */
+#define PD_SETNB 0x4    /* we set O_NONBLOCK on the file description */
+#define PD_SOCKET 0x8
+#define PD_EPOLL 0x10   /* an epoll instance of the program's */
+
+/* The descriptor of fd if it is registered, else NULL. */
+struct polldesc *gmp_pd_lookup(int fd);
+
+/* Calls fn on every registered fd, in fd order. */
+void gmp_pd_foreach(void (*fn)(int fd, struct polldesc *pd, void *arg), void *arg);
+
+/* Registers fd, which the program just created through us.  pdflags:
+ * PD_USERNB (the program asked for O_NONBLOCK), PD_SOCKET, PD_EPOLL.
+ * kernelnb: the description already has O_NONBLOCK (we asked for it at
+ * creation).  An fd epoll cannot watch is left as the program asked. */
+void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb);
+/* Forgets fd before it is closed (or replaced by dup2), waking every G
+ * parked on it; they see EBADF.  del: remove it from epoll (the fd still
+ * refers to the same file). */
+void gmp_netpoll_close(int fd, bool del);
+/* Gives fd back to blocking mode for good: something outside the shim
+ * (stdio, a child process) is going to use the description. */
+void gmp_netpoll_release(int fd);
+/* Records the program's own O_NONBLOCK choice for fd. */
+void gmp_netpoll_setnb(int fd, bool usernb);
+/* Registers newfd as a copy of oldfd (dup); false if oldfd is not ours. */
+bool gmp_netpoll_dup(int oldfd, int newfd);
+
+/* Parks the running G on *gen (one of pd's words) while it still holds
+ * val, until deadline (monotonic ns, -1 none).  Returns 0 when the word
+ * moved (try the I/O again), ETIMEDOUT, or EBADF if fd was closed since
+ * seq was read. */
+int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t seq, int64_t deadline,
+		     enum waitreason why);
+
+/* Returns the Gs made ready by I/O, waiting up to delay ns (0 polls,
+ * -1 blocks). */
+struct g *gmp_netpoll(int64_t delay);
+/* Wakes an M blocked in gmp_netpoll if it would sleep past when. */
+void gmp_netpoll_wake_before(int64_t when);
+/* The poller M says until when it will block (-1 forever, 0 done). */
+void gmp_netpoll_set_until(int64_t until);
+void netpoll_fork(enum gmp_fork_phase phase);
+
+/* The park-until-ready loop for one system call on fd (shim/fdio.c).
+ * Behaves as the call would on a blocking fd (or as is on the program's
+ * own non-blocking ones).  mode is 'r' or 'w'.  Returns the kernel's
+ * result, -errno on failure. */
+long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5);
+
+/* The same for write-like calls (a1 = buffer, a2 = length) on a stream:
+ * loops until all is written, as a blocking write does. */
+long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, long a4, long a5);
+/* A call between two fds (splice, tee; a = its arguments) as it behaves
+ * when both are blocking. */
+long gmp_fd_syscall2(int in, int out, long nr, const long a[6]);
+/* connect(2) as on a blocking socket. */
+long gmp_fd_connect(int fd, const void *addr, unsigned len);
+/* Parks until probe(arg), a non-blocking readiness call on the polled fd
+ * (poll of that fd, epoll_wait on it), returns non-zero or deadline
+ * (monotonic ns, -1 none, 0 probe once) passes. */
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline);
+
+#endif

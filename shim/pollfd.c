@@ -1,0 +1,54 @@
+/* The per-fd poll descriptors, indexed by fd number in chunks that are
+ * mapped on first use and never freed: a G parked on a descriptor's word
+ * can rely on it staying put. */
+#include <sys/mman.h>
+
+#include "netpoll.h"
+
+#define PD_CHUNK 4096
+#define PD_NCHUNK 256 /* fds up to 2^20, Linux's default nr_open */
+
+static struct polldesc *chunks[PD_NCHUNK];
+
+struct polldesc *gmp_pd_slot(int fd)
+{
+	if (fd < 0 || fd >= PD_CHUNK * PD_NCHUNK)
+		return NULL;
+	struct polldesc **cp = &chunks[fd / PD_CHUNK];
+	struct polldesc *c = __atomic_load_n(cp, __ATOMIC_ACQUIRE);
+	if (c == NULL) {
+		c = mmap(NULL, sizeof(struct polldesc) * PD_CHUNK, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (c == MAP_FAILED)
+			return NULL;
+		struct polldesc *none = NULL;
+		if (!__atomic_compare_exchange_n(cp, &none, c, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			munmap(c, sizeof(struct polldesc) * PD_CHUNK);
+			c = none;
+		}
+	}
+	return &c[fd % PD_CHUNK];
+}
+
+struct polldesc *gmp_pd_lookup(int fd)
+{
+	if (fd < 0 || fd >= PD_CHUNK * PD_NCHUNK)
+		return NULL;
+	struct polldesc *c = __atomic_load_n(&chunks[fd / PD_CHUNK], __ATOMIC_ACQUIRE);
+	if (c == NULL)
+		return NULL;
+	struct polldesc *pd = &c[fd % PD_CHUNK];
+	return __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE) & PD_POLLED ? pd : NULL;
+}
+
+void gmp_pd_foreach(void (*fn)(int fd, struct polldesc *pd, void *arg), void *arg)
+{
+	for (int i = 0; i < PD_NCHUNK; i++) {
+		struct polldesc *c = chunks[i];
+		if (c == NULL)
+			continue;
+		for (int k = 0; k < PD_CHUNK; k++)
+			if (c[k].flags & PD_POLLED)
+				fn(i * PD_CHUNK + k, &c[k], arg);
+	}
+}

@@ -1,0 +1,126 @@
+/* Blocking system calls (proc.go: entersyscall, exitsyscall, handoffp).
+ *
+ * A G about to block in the kernel leaves its P in P_SYSCALL and makes the
+ * call without one.  If the call returns quickly, the G takes the same P
+ * back with one CAS and nothing else happened.  If it lasts past a sysmon
+ * tick, sysmon retakes the P and hands it to another M, so the Gs queued
+ * behind the blocked one keep running; the M stays in the kernel.  This is
+ * the one place where the shim lets a G block its M. */
+#include "runtime.h"
+
+#define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+/* Returns false when the G is already in a syscall (a call nested inside
+ * another blocking call, or a G that is not running here at all): the
+ * caller then makes its call without entering or leaving anything. */
+bool entersyscall(void)
+{
+	struct g *gp = getg();
+	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
+		return false;
+	struct m *mp = gp->m;
+	struct p *pp = mp->p;
+	casgstatus(gp, G_RUNNING, G_SYSCALL);
+	pp->syscalltick++;
+	mp->oldp = pp;
+	mp->p = NULL;
+	pp->m = NULL;
+	__atomic_store_n(&pp->status, P_SYSCALL, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* On g0: no P could be had; queue the G globally and park the M until a P
+ * turns up (proc.go: exitsyscall0). */
+static void exitsyscall0(struct g *gp, void *arg)
+{
+	(void)arg;
+	struct m *mp = gp->m;
+	casgstatus(gp, G_SYSCALL, G_RUNNABLE);
+	mp->curg = NULL;
+	gp->m = NULL;
+	lock(&sched.lock);
+	struct p *pp = pidleget();
+	if (pp == NULL)
+		globrunqput(gp);
+	unlock(&sched.lock);
+	if (pp) {
+		acquirep(mp, pp);
+		runqput(pp, gp, true);
+		return;
+	}
+	if (!stopm(mp, -1))
+		gmp_throw("exitsyscall0: woke without a P");
+}
+
+/* Takes a P back after a blocking call: the one it left if sysmon did not
+ * retake it, else any idle one, else the G waits in the global queue. */
+void exitsyscall(void)
+{
+	struct g *gp = getg();
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL)
+		return;
+	struct m *mp = gp->m;
+	struct p *pp = mp->oldp;
+	mp->oldp = NULL;
+	uint32_t want = P_SYSCALL;
+	if (pp && __atomic_compare_exchange_n(&pp->status, &want, P_RUNNING, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED)) {
+		pp->m = mp;
+		mp->p = pp;
+		casgstatus(gp, G_SYSCALL, G_RUNNING);
+		return;
+	}
+	lock(&sched.lock);
+	pp = pidleget();
+	unlock(&sched.lock);
+	if (pp) {
+		acquirep(mp, pp);
+		casgstatus(gp, G_SYSCALL, G_RUNNING);
+		return;
+	}
+	mcall(exitsyscall0, NULL);
+}
+
+/* Finds a home for a P whose M is gone into the kernel (proc.go:
+ * handoffp): an M to run its work, or a spinning M if nobody is looking
+ * for work, or the idle list. */
+void handoffp(struct p *pp)
+{
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0) {
+		startm(pp, false);
+		return;
+	}
+	if (load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0) {
+		uint32_t zero = 0;
+		if (__atomic_compare_exchange_n(&sched.nmspinning, &zero, 1, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			startm(pp, true);
+			return;
+		}
+	}
+	lock(&sched.lock);
+	if (sched.runqsize != 0) {
+		unlock(&sched.lock);
+		startm(pp, false);
+		return;
+	}
+	/* The last P going idle while Gs wait for the network: someone must
+	 * poll, and the M that could has just gone into the kernel. */
+	if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs - 1 && gmp_netpoll_waiters() > 0 &&
+	    load_acq(&sched.lastpoll) != 0) {
+		unlock(&sched.lock);
+		startm(pp, false);
+		return;
+	}
+	pidleput(pp);
+	unlock(&sched.lock);
+}
+
+long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	bool entered = entersyscall();
+	long r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
+	if (entered)
+		exitsyscall();
+	return r;
+}

@@ -1,0 +1,157 @@
+/* sysmon: the monitor thread (proc.go: sysmon, retake).  A plain OS
+ * thread with no P that wakes up every 20 us, backing off to 10 ms when
+ * it finds nothing to do, and
+ *   - retakes the P of an M that has been in a syscall for a whole tick
+ *     and hands it to another M, so a blocked G never stalls its queue;
+ *   - polls the network if nobody has for 10 ms;
+ *   - sleeps for good while every P is idle (acquirep wakes it).
+ * It runs no G and calls no interposed function: raw syscalls only. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "compat/realsym.h"
+#include "runtime.h"
+
+#define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+#define SYSMON_MIN_NS 20000LL
+#define SYSMON_MAX_NS 10000000LL
+#define SYSCALL_RETAKE_NS 10000000LL /* retake even with nothing queued */
+#define FORCE_POLL_NS 10000000LL
+
+/* What sysmon saw of each P at its last look. */
+struct sysmontick {
+	uint32_t syscalltick;
+	int64_t syscallwhen;
+};
+
+static struct sysmontick *ticks;
+
+static void usleep_raw(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
+	gmp_syscall(SYS_nanosleep, &ts, NULL, 0);
+}
+
+/* Retakes Ps blocked in syscalls; returns how many. */
+static int retake(int64_t now)
+{
+	int n = 0;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		struct p *pp = &allp[i];
+		struct sysmontick *pd = &ticks[i];
+		if (load_acq(&pp->status) != P_SYSCALL)
+			continue;
+		/* A syscall seen for the first time gets a whole tick to return. */
+		uint32_t t = load_acq(&pp->syscalltick);
+		if (pd->syscalltick != t) {
+			pd->syscalltick = t;
+			pd->syscallwhen = now;
+			continue;
+		}
+		/* Nothing queued behind it and an M free to take new work: a
+		 * hand-off would only cost the returning G its P.  Not forever,
+		 * though (this P's timers and network are nobody's meanwhile). */
+		if (runqempty(pp) && load_acq(&sched.nmspinning) + load_acq(&sched.npidle) > 0 &&
+		    pd->syscallwhen + SYSCALL_RETAKE_NS > now)
+			continue;
+		uint32_t want = P_SYSCALL;
+		if (!__atomic_compare_exchange_n(&pp->status, &want, P_IDLE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		/* The P is ours until handoffp places it. */
+		pp->syscalltick++;
+		n++;
+		handoffp(pp);
+	}
+	return n;
+}
+
+/* Sleeps until acquirep finds sysmon waiting, unless a P got busy while
+ * it was deciding to. */
+static void sysmon_idle(void)
+{
+	noteclear(&sched.sysmonnote);
+	__atomic_store_n(&sched.sysmonwait, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs) {
+		uint32_t one = 1;
+		if (__atomic_compare_exchange_n(&sched.sysmonwait, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+		/* A waker took the flag: its notewakeup is coming. */
+	}
+	notesleep(&sched.sysmonnote);
+}
+
+void gmp_sysmon_wake(void)
+{
+	uint32_t one = 1;
+	if (__atomic_compare_exchange_n(&sched.sysmonwait, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		notewakeup(&sched.sysmonnote);
+}
+
+struct g *gmp_netpoll(int64_t delay);
+
+static void *sysmon(void *arg)
+{
+	(void)arg;
+	int idle = 0;
+	int64_t delay = SYSMON_MIN_NS;
+	for (;;) {
+		if (idle == 0)
+			delay = SYSMON_MIN_NS;
+		else if (idle > 50)
+			delay *= 2;
+		if (delay > SYSMON_MAX_NS)
+			delay = SYSMON_MAX_NS;
+		usleep_raw(delay);
+		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
+			sysmon_idle();
+			idle = 0;
+			continue;
+		}
+		int64_t now = gmp_nanotime();
+		int64_t last = load_acq(&sched.lastpoll);
+		if (gmp_netpoll_waiters() > 0 && last != 0 && last + FORCE_POLL_NS < now &&
+		    __atomic_compare_exchange_n(&sched.lastpoll, &last, now, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			struct g *list = gmp_netpoll(0);
+			if (list) {
+				injectglist(list);
+				idle = 0;
+			}
+		}
+		if (retake(now) > 0)
+			idle = 0;
+		else
+			idle++;
+	}
+	return NULL;
+}
+
+void gmp_sysmon_start(void)
+{
+	if (ticks == NULL)
+		ticks = calloc((size_t)sched.gomaxprocs, sizeof *ticks);
+	if (ticks == NULL)
+		gmp_throw("sysmon: out of memory");
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (gmp_real.pthread_create(&t, &attr, sysmon, NULL) != 0)
+		gmp_throw("cannot start sysmon");
+	pthread_attr_destroy(&attr);
+}
+
+void sysmon_fork(enum gmp_fork_phase phase)
+{
+	if (phase != FORK_CHILD)
+		return;
+	/* sysmon did not survive the fork; its view of the Ps is stale. */
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		ticks[i] = (struct sysmontick){ 0 };
+	sched.sysmonwait = 0;
+	sched.sysmonnote = (struct note){ 0 };
+	gmp_sysmon_start();
+}
