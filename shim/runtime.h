@@ -105,6 +105,7 @@ struct g {
 	uint32_t waitbits;        /* futex bit set the G waits with */
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
+	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */
@@ -163,6 +164,11 @@ struct m {
 	void *curfs;              /* what the FS base points at now */
 	void *owntcb;             /* the M's own TCB: used while idle */
 	uintptr_t g0_sp;          /* g0's saved context while a G runs */
+
+	/* Rescue from a blocking call the shim never saw (rescue.c). */
+	int procfd;               /* sysmon's /proc/self/task/<tid>/syscall, +1 */
+	uint32_t rescue;          /* sysmon asked this M to give up its P */
+	long rescue_nr;           /* ... while blocked in this system call */
 
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);
@@ -300,6 +306,13 @@ static inline struct p *gmp_getp(void)
 
 /* netpoll.c */
 int32_t gmp_netpoll_waiters(void);
+
+/* rescue.c */
+void gmp_rescue_init(void);
+bool gmp_rescue_probe(struct p *pp);
+void gmp_preempt_handler_chain(int sig, void *info, void *uc);
+struct sigaction;
+void gmp_sigurg_action(const struct sigaction *act, struct sigaction *old);
 
 /* sysmon.c */
 void gmp_sysmon_start(void);

@@ -16,7 +16,13 @@
 bool entersyscall(void)
 {
 	struct g *gp = getg();
-	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
+	if (gp == NULL)
+		return false;
+	/* A G that sysmon rescued from an unseen blocking call is back in
+	 * user code: it takes a P again before this call. */
+	if (__builtin_expect(gp->rescued, 0))
+		exitsyscall();
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return false;
 	struct m *mp = gp->m;
 	struct p *pp = mp->p;
@@ -59,6 +65,7 @@ void exitsyscall(void)
 	struct g *gp = getg();
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL)
 		return;
+	gp->rescued = false;
 	struct m *mp = gp->m;
 	struct p *pp = mp->oldp;
 	mp->oldp = NULL;

@@ -7,6 +7,7 @@
  *   - sleeps for good while every P is idle (acquirep wakes it).
  * It runs no G and calls no interposed function: raw syscalls only. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -25,7 +26,11 @@
 struct sysmontick {
 	uint32_t syscalltick;
 	int64_t syscallwhen;
+	uint32_t schedtick;
+	int64_t probewhen;     /* last look at its M's system call */
 };
+
+#define PROBE_EVERY_NS 1000000LL /* a G running user code is looked at once per ms */
 
 static struct sysmontick *ticks;
 
@@ -42,7 +47,21 @@ static int retake(int64_t now)
 	for (int i = 0; i < sched.gomaxprocs; i++) {
 		struct p *pp = &allp[i];
 		struct sysmontick *pd = &ticks[i];
-		if (load_acq(&pp->status) != P_SYSCALL)
+		uint32_t status = load_acq(&pp->status);
+		if (status == P_RUNNING) {
+			/* No schedule for a whole tick: running user code, or
+			 * blocked in a call we never saw (rescue.c). */
+			uint32_t t = load_acq(&pp->schedtick);
+			if (pd->schedtick != t) {
+				pd->schedtick = t;
+				pd->probewhen = 0;
+			} else if (now - pd->probewhen >= PROBE_EVERY_NS) {
+				pd->probewhen = now;
+				n += gmp_rescue_probe(pp);
+			}
+			continue;
+		}
+		if (status != P_SYSCALL)
 			continue;
 		/* A syscall seen for the first time gets a whole tick to return. */
 		uint32_t t = load_acq(&pp->syscalltick);
@@ -95,6 +114,10 @@ struct g *gmp_netpoll(int64_t delay);
 static void *sysmon(void *arg)
 {
 	(void)arg;
+	/* Signals meant for the program's threads must not land here. */
+	sigset_t all;
+	sigfillset(&all);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8, 0, 0);
 	int idle = 0;
 	int64_t delay = SYSMON_MIN_NS;
 	for (;;) {
@@ -130,8 +153,10 @@ static void *sysmon(void *arg)
 
 void gmp_sysmon_start(void)
 {
-	if (ticks == NULL)
+	if (ticks == NULL) {
 		ticks = calloc((size_t)sched.gomaxprocs, sizeof *ticks);
+		gmp_rescue_init();
+	}
 	if (ticks == NULL)
 		gmp_throw("sysmon: out of memory");
 	pthread_t t;

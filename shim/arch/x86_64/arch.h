@@ -3,6 +3,7 @@
 #ifndef GMP_ARCH_X86_64_H
 #define GMP_ARCH_X86_64_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,8 @@ uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void 
  * the scheduler calls it only when the next G differs from the last one. */
 void gmp_arch_setfs(void *tcb);
 void gmp_arch_init(void);
+void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
+bool gmp_arch_signal_at_syscall(void *uc, long nr);
 
 static inline void *gmp_arch_tp(void)
 {

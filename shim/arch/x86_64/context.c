@@ -1,4 +1,6 @@
 #include <asm/prctl.h>
+#include <stdbool.h>
+#include <ucontext.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
 
@@ -48,4 +50,22 @@ void gmp_arch_setfs(void *tcb)
 	long r = gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, tcb, 0);
 	if (r != 0)
 		gmp_throw("arch_prctl(ARCH_SET_FS) failed");
+}
+
+/* Where a signal interrupted the thread. */
+void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
+{
+	ucontext_t *uc = ucv;
+	*pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+}
+
+/* Whether the interrupted context sits on a syscall instruction about to
+ * (re)issue system call nr: where the kernel leaves a blocking call that
+ * it restarts after a SA_RESTART handler. */
+bool gmp_arch_signal_at_syscall(void *ucv, long nr)
+{
+	ucontext_t *uc = ucv;
+	const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+	return ip[0] == 0x0f && ip[1] == 0x05 && uc->uc_mcontext.gregs[REG_RAX] == nr;
 }

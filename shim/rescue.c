@@ -1,0 +1,256 @@
+/* Rescuing a P from a blocking call the shim never saw: glibc's own
+ * futexes (malloc's arenas, stdio's locks), fread on a pipe, a raw
+ * syscall.  Such an M holds its P while it sleeps in the kernel, and the
+ * Gs queued behind it wait.
+ *
+ * Detection (sysmon): a P still P_RUNNING whose schedtick has not moved
+ * for a tick is either running user code or blocked.  sysmon reads the
+ * M's /proc/self/task/<tid>/syscall: "running", or the system call it
+ * sleeps in with its arguments and pc.  If it sleeps in a call that the
+ * kernel restarts after a SA_RESTART handler (so the program never sees
+ * EINTR), outside the shim's own code, sysmon queues the preemption
+ * signal to that M, tagged with a cookie so it is never mistaken for the
+ * program's own.
+ *
+ * Hand-off (the M, in the signal handler): only the M itself can safely
+ * give up its P.  The handler checks that it interrupted the G on its own
+ * stack, running, with a P, outside the shim, at the syscall instruction
+ * the kernel is about to restart; then it does what the G would have done
+ * had the call been interposed: entersyscall.  sysmon retakes the P at its
+ * next tick.  The G carries on in user code without a P once the call
+ * returns, until its next entry into the shim takes one back
+ * (gmp_getp, entersyscall). */
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#undef p_type /* resolv.h, through runtime.h, renames it */
+
+static uintptr_t text_lo, text_hi; /* the shim's executable segment */
+static int cookie;
+static int pid;
+
+static struct sigaction user_urg; /* the program's own SIGURG action */
+
+static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	uintptr_t self = (uintptr_t)arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+		if (self >= lo && self < hi) {
+			text_lo = lo;
+			text_hi = hi;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static bool in_shim(uintptr_t pc)
+{
+	return pc >= text_lo && pc < text_hi;
+}
+
+static void on_sigurg(int sig, siginfo_t *si, void *uc);
+
+void gmp_rescue_init(void)
+{
+	dl_iterate_phdr(find_text, (void *)(uintptr_t)gmp_rescue_init);
+	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	cookie = (int)(gmp_nanotime() | 1);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigurg;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	/* The program may have set its SIGURG action before we started. */
+	void *gmp_dlsym_next(const char *name);
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
+	real_sigaction(SIGURG, &sa, &user_urg);
+}
+
+/* --- sysmon's side --- */
+
+static long hex(const char **s)
+{
+	const char *p = *s;
+	while (*p == ' ')
+		p++;
+	if (p[0] == '0' && p[1] == 'x')
+		p += 2;
+	long v = 0;
+	for (;; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+		if (d < 0)
+			break;
+		v = v * 16 + d;
+	}
+	*s = p;
+	return v;
+}
+
+/* Calls the kernel restarts after a SA_RESTART handler, with the
+ * arguments that decide it (futex waits without a timeout; socket calls
+ * without SO_RCVTIMEO/SO_SNDTIMEO). */
+static bool restartable(long nr, const long *a)
+{
+	switch (nr) {
+	case SYS_futex: {
+		int op = (int)a[1] & 0x7f;
+		return (op == 0 /* FUTEX_WAIT */ || op == 9 /* FUTEX_WAIT_BITSET */) && a[3] == 0;
+	}
+	case SYS_read:
+	case SYS_readv:
+	case SYS_write:
+	case SYS_writev:
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+	case SYS_sendto:
+	case SYS_sendmsg:
+	case SYS_accept:
+	case SYS_accept4:
+	case SYS_connect: {
+		struct timeval tv[2];
+		socklen_t len = sizeof tv[0];
+		for (int opt = SO_RCVTIMEO; opt <= SO_SNDTIMEO; opt++) {
+			len = sizeof tv[0];
+			if (gmp_syscall6(SYS_getsockopt, a[0], SOL_SOCKET, opt, (long)&tv[0], (long)&len, 0) == 0 &&
+			    (tv[0].tv_sec || tv[0].tv_usec))
+				return false;
+		}
+		return true;
+	}
+	case SYS_wait4:
+	case SYS_waitid:
+	case SYS_flock:
+	case SYS_openat:
+	case SYS_getrandom:
+		return true;
+	case SYS_fcntl:
+		return a[1] == F_SETLKW || a[1] == F_OFD_SETLKW;
+	default:
+		return false;
+	}
+}
+
+/* sysmon: pp's M has made no scheduling progress for a tick.  If it sleeps
+ * in a call we can rescue it from, signal it.  Returns true if signalled. */
+bool gmp_rescue_probe(struct p *pp)
+{
+	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
+	if (mp == NULL || mp->tid == 0 || text_hi == 0)
+		return false;
+	if (mp->procfd == 0) {
+		char path[64] = "/proc/self/task/";
+		char num[16];
+		int n = 0;
+		for (int t = mp->tid; t; t /= 10)
+			num[n++] = (char)('0' + t % 10);
+		size_t len = strlen(path);
+		while (n)
+			path[len++] = num[--n];
+		memcpy(path + len, "/syscall", 9);
+		long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+		if (fd < 0)
+			return false;
+		mp->procfd = (int)fd + 1;
+	}
+	char buf[256];
+	long n = gmp_syscall6(SYS_pread64, mp->procfd - 1, (long)buf, sizeof buf - 1, 0, 0, 0);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	if (buf[0] < '0' || buf[0] > '9')
+		return false; /* "running", or "-1": not in a system call */
+	const char *s = buf;
+	long nr = 0;
+	while (*s >= '0' && *s <= '9')
+		nr = nr * 10 + (*s++ - '0');
+	long a[8];
+	for (int i = 0; i < 8; i++)
+		a[i] = hex(&s);
+	if (in_shim((uintptr_t)a[7]) || !restartable(nr, a))
+		return false;
+	mp->rescue_nr = nr;
+	__atomic_store_n(&mp->rescue, 1, __ATOMIC_RELEASE);
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	si.si_signo = SIGURG;
+	si.si_code = SI_QUEUE;
+	si.si_pid = pid;
+	si.si_value.sival_int = cookie;
+	gmp_syscall6(SYS_rt_tgsigqueueinfo, pid, mp->tid, SIGURG, (long)&si, 0, 0);
+	return true;
+}
+
+/* --- the M's side --- */
+
+static void rescue(void *uc)
+{
+	struct g *gp = getg();
+	if (gp == NULL)
+		return;
+	/* FS may still name the last G on an M that is now on g0: trust gp
+	 * only if we interrupted code on its stack. */
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	if (sp < (uintptr_t)gp->stack_lo || sp >= (uintptr_t)gp->stack_lo + gp->stack_size)
+		return;
+	struct m *mp = gp->m;
+	if (mp == NULL || !__atomic_exchange_n(&mp->rescue, 0, __ATOMIC_ACQ_REL))
+		return;
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL || in_shim(pc))
+		return;
+	if (!gmp_arch_signal_at_syscall(uc, mp->rescue_nr))
+		return; /* the call returned before the signal landed */
+	if (entersyscall())
+		gp->rescued = true;
+}
+
+static void on_sigurg(int sig, siginfo_t *si, void *uc)
+{
+	if (si->si_code == SI_QUEUE && si->si_pid == pid && si->si_value.sival_int == cookie) {
+		int saved = errno;
+		rescue(uc);
+		errno = saved;
+		return;
+	}
+	gmp_preempt_handler_chain(sig, si, uc);
+}
+
+/* A SIGURG that is not ours goes where the program asked. */
+void gmp_preempt_handler_chain(int sig, void *info, void *uc)
+{
+	struct sigaction *ua = &user_urg;
+	if (ua->sa_flags & SA_SIGINFO) {
+		if (ua->sa_sigaction)
+			ua->sa_sigaction(sig, info, uc);
+	} else if (ua->sa_handler != SIG_DFL && ua->sa_handler != SIG_IGN) {
+		ua->sa_handler(sig);
+	}
+}
+
+/* sigaction(SIGURG, ...) from the program: the kernel keeps our handler;
+ * the program's action is stored and reported back as its own. */
+void gmp_sigurg_action(const struct sigaction *act, struct sigaction *old)
+{
+	struct sigaction prev = user_urg;
+	if (act)
+		user_urg = *act;
+	if (old)
+		*old = prev;
+}
