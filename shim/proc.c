@@ -285,10 +285,13 @@ static void gosched_m(struct g *gp, void *arg)
 void gosched(void)
 {
 	struct p *pp = gmp_getp();
-	/* Nothing else to run anywhere: yielding would only cost a trip
-	 * through the scheduler. */
-	if (runqempty(pp) && load_acq(&sched.runqsize) == 0)
-		return;
+	/* Nothing else to run anywhere, and no timer due: yielding would
+	 * only cost a trip through the scheduler. */
+	if (runqempty(pp) && load_acq(&sched.runqsize) == 0) {
+		int64_t next = gmp_timers_next();
+		if (next < 0 || next > gmp_nanotime())
+			return;
+	}
 	mcall(gosched_m, NULL);
 }
 
