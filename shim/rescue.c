@@ -83,6 +83,17 @@ void gmp_rescue_init(void)
 	real_sigaction(SIGURG, &sa, &user_urg);
 }
 
+/* In a fork child: a new pid, and the forking M's /proc descriptor names
+ * the parent's thread. */
+void gmp_rescue_fork(struct m *mp)
+{
+	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	if (mp->procfd)
+		gmp_syscall(SYS_close, mp->procfd - 1, 0, 0);
+	mp->procfd = 0;
+	mp->rescue = 0;
+}
+
 /* --- sysmon's side --- */
 
 static long hex(const char **s)

@@ -309,6 +309,7 @@ int32_t gmp_netpoll_waiters(void);
 
 /* rescue.c */
 void gmp_rescue_init(void);
+void gmp_rescue_fork(struct m *mp);
 bool gmp_rescue_probe(struct p *pp);
 void gmp_preempt_handler_chain(int sig, void *info, void *uc);
 struct sigaction;

@@ -178,5 +178,6 @@ void sysmon_fork(enum gmp_fork_phase phase)
 		ticks[i] = (struct sysmontick){ 0 };
 	sched.sysmonwait = 0;
 	sched.sysmonnote = (struct note){ 0 };
+	gmp_rescue_fork(getg()->m);
 	gmp_sysmon_start();
 }
