@@ -70,23 +70,68 @@ static void message(int i, char *m)
 	m[strlen(m)] = '#';
 }
 
-/* The client: connect all, then send every message and read every echo. */
+/* Opens connection i non-blocking and registers it with ep for the
+ * completion of its connect (EPOLLOUT) or as connected already. */
+static int start_connect(int ep, struct sockaddr_in *sa, int i, int *fd)
+{
+	for (int tries = 0;; tries++) {
+		fd[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		if (fd[i] < 0) {
+			perror("client socket");
+			return -1;
+		}
+		if (connect(fd[i], (struct sockaddr *)sa, sizeof *sa) == 0 || errno == EINPROGRESS)
+			break;
+		if (errno != EAGAIN || tries == 1000) {
+			perror("client connect");
+			return -1;
+		}
+		close(fd[i]); /* EAGAIN: out of something for now, try again */
+		usleep(1000);
+	}
+	struct epoll_event ev = { .events = EPOLLOUT, .data.u32 = (uint32_t)i };
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd[i], &ev);
+}
+
+/* The client, single-threaded: connect all N non-blocking, hold them all,
+ * then send every message and read every echo back, all through epoll.
+ * Tells the parent on ready_fd once all are echoed and closes them only
+ * after a byte on go_fd. */
 static int client(struct sockaddr_in *sa, int ready_fd, int go_fd)
 {
 	int *fd = calloc((size_t)nconns, sizeof *fd);
 	int *got = calloc((size_t)nconns, sizeof *got);
-	char (*buf)[MSG] = calloc((size_t)nconns, MSG);
+	char(*buf)[MSG] = calloc((size_t)nconns, MSG);
 	int ep = epoll_create1(0);
-	for (int i = 0; i < nconns; i++) {
-		fd[i] = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd[i] < 0 || connect(fd[i], (struct sockaddr *)sa, sizeof *sa) != 0) {
-			perror("client connect");
+	struct epoll_event evs[256];
+	if (!fd || !got || !buf || ep < 0)
+		return 1;
+
+	/* Connect, keeping at most 1,024 connects in flight. */
+	int started = 0, connected = 0;
+	while (connected < nconns) {
+		while (started < nconns && started - connected < 1024)
+			if (start_connect(ep, sa, started++, fd) != 0)
+				return 1;
+		int n = epoll_wait(ep, evs, 256, 10000);
+		if (n <= 0) {
+			fprintf(stderr, "client: %d of %d connected after a 10 s wait\n", connected, nconns);
 			return 1;
 		}
-		fcntl(fd[i], F_SETFL, O_NONBLOCK);
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
-		epoll_ctl(ep, EPOLL_CTL_ADD, fd[i], &ev);
+		for (int k = 0; k < n; k++) {
+			int i = (int)evs[k].data.u32, err = 0;
+			socklen_t len = sizeof err;
+			if (getsockopt(fd[i], SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0) {
+				fprintf(stderr, "client: connect %d: %s\n", i, strerror(err));
+				return 1;
+			}
+			struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+			epoll_ctl(ep, EPOLL_CTL_MOD, fd[i], &ev); /* from now on: wait for the echo */
+			connected++;
+		}
 	}
+
+	/* All N are open: send every message, then collect every echo. */
 	for (int i = 0; i < nconns; i++) {
 		char m[MSG];
 		message(i, m);
@@ -96,7 +141,6 @@ static int client(struct sockaddr_in *sa, int ready_fd, int go_fd)
 		}
 	}
 	int done = 0;
-	struct epoll_event evs[256];
 	while (done < nconns) {
 		int n = epoll_wait(ep, evs, 256, 10000);
 		if (n <= 0) {
@@ -105,9 +149,13 @@ static int client(struct sockaddr_in *sa, int ready_fd, int go_fd)
 		}
 		for (int k = 0; k < n; k++) {
 			int i = (int)evs[k].data.u32;
-			ssize_t r;
+			ssize_t r = 1;
 			while (got[i] < MSG && (r = read(fd[i], buf[i] + got[i], (size_t)(MSG - got[i]))) > 0)
 				got[i] += (int)r;
+			if (got[i] < MSG && (r == 0 || errno != EAGAIN)) {
+				fprintf(stderr, "client: connection %d ended after %d bytes\n", i, got[i]);
+				return 1;
+			}
 			if (got[i] == MSG) {
 				char m[MSG];
 				message(i, m);
@@ -147,24 +195,33 @@ int main(int argc, char **argv)
 		return 1;
 	getsockname(l, (struct sockaddr *)&sa, &len);
 
+	/* ready: the client has every echo back; go: it may close them all. */
 	int ready[2], go[2];
-	pipe(ready);
-	pipe(go);
+	if (pipe(ready) != 0 || pipe(go) != 0)
+		return 1;
 	pid_t pid = fork();
 	if (pid == 0) {
-		close(l);
+		close(l), close(ready[0]), close(go[1]);
 		_exit(client(&sa, ready[1], go[0]));
 	}
+	close(ready[1]), close(go[0]); /* so a dead client reads as EOF */
 	pthread_t at;
 	pthread_create(&at, NULL, acceptor, (void *)(long)l);
-	char c;
+	char c = 1;
 	int ok = read(ready[0], &c, 1) == 1;
 	int threads = kernel_threads();
 	int held = __atomic_load_n(&alive, __ATOMIC_RELAXED);
-	if (write(go[1], &c, 1) != 1)
+	if (ok && write(go[1], &c, 1) != 1)
 		ok = 0;
 	int st;
 	waitpid(pid, &st, 0);
+	if (!ok) {
+		/* The acceptor may wait for connections that never come. */
+		fprintf(stderr, "the client failed before all connections were echoed\n");
+		CHECK(0, "the client got every echo back, byte for byte");
+		fflush(stdout);
+		_exit(1);
+	}
 	pthread_join(at, NULL);
 	CHECK(ok && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the client got every echo back, byte for byte");
 	CHECK(held == nconns && peak == nconns, "every connection had its server thread alive at once");

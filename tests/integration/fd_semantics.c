@@ -4,8 +4,10 @@
  * SO_RCVTIMEO/SO_SNDTIMEO time out, fds it did not create keep their
  * flags, and eventfd/timerfd reads block until there is something. */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -29,6 +31,36 @@ static long ms_since(struct timespec t0)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+}
+
+/* A read (recv on a socket) of one byte from an fd with nothing to read
+ * gives EAGAIN at once (well under a second: it must not park until
+ * something arrives). */
+static int eagain_now(int fd, int sock)
+{
+	char b;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	long r = sock ? recv(fd, &b, 1, 0) : read(fd, &b, 1);
+	int e = errno;
+	return r == -1 && e == EAGAIN && ms_since(t0) < 1000;
+}
+
+/* A connected TCP loopback pair: *c the client end, *a the accepted end. */
+static int tcp_pair(int *c, int *a)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof sa;
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(l, 1) != 0 ||
+	    getsockname(l, (struct sockaddr *)&sa, &len) != 0)
+		return -1;
+	*c = socket(AF_INET, SOCK_STREAM, 0);
+	if (*c < 0 || connect(*c, (struct sockaddr *)&sa, sizeof sa) != 0)
+		return -1;
+	*a = accept(l, NULL, NULL);
+	close(l);
+	return *a < 0 ? -1 : 0;
 }
 
 static int efd;
@@ -75,16 +107,35 @@ int main(void)
 	CHECK(nb(s), "socket(SOCK_NONBLOCK): reported");
 	close(s);
 
+	/* A connected TCP socket the program makes non-blocking: recv with
+	 * nothing to read gives EAGAIN at once, and clearing it shows. */
+	int c, acc;
+	if (tcp_pair(&c, &acc) != 0)
+		return 1;
+	CHECK(!nb(c) && !nb(acc), "connected TCP socket: no O_NONBLOCK reported");
+	fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK);
+	CHECK(nb(c) && eagain_now(c, 1), "TCP socket after F_SETFL O_NONBLOCK: EAGAIN");
+	fcntl(c, F_SETFL, fcntl(c, F_GETFL) & ~O_NONBLOCK);
+	CHECK(!nb(c), "TCP socket after clearing it: not reported");
+	close(c), close(acc);
+
 	int p[2];
-	pipe(p);
+	if (pipe(p) != 0)
+		return 1;
 	CHECK(!nb(p[0]) && !nb(p[1]), "pipe(): no O_NONBLOCK reported");
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+	CHECK(nb(p[0]) && !nb(p[1]) && eagain_now(p[0], 0), "pipe() after F_SETFL O_NONBLOCK: EAGAIN");
+	fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) & ~O_NONBLOCK);
+	CHECK(!nb(p[0]), "pipe() after clearing it: not reported");
 	close(p[0]), close(p[1]);
-	pipe2(p, O_NONBLOCK);
+	if (pipe2(p, O_NONBLOCK) != 0)
+		return 1;
 	char b[8];
-	CHECK(nb(p[0]) && read(p[0], b, 1) == -1 && errno == EAGAIN, "pipe2(O_NONBLOCK): reported, EAGAIN");
+	CHECK(nb(p[0]) && nb(p[1]) && eagain_now(p[0], 0), "pipe2(O_NONBLOCK): reported, EAGAIN");
 	close(p[0]), close(p[1]);
 
-	socketpair(AF_UNIX, SOCK_STREAM, 0, pair);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0)
+		return 1;
 	fcntl(pair[0], F_SETFL, O_NONBLOCK);
 	CHECK(recv(pair[0], b, 1, 0) == -1 && errno == EAGAIN, "program's own O_NONBLOCK: recv gives EAGAIN");
 	fcntl(pair[0], F_SETFL, 0);

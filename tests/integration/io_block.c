@@ -26,8 +26,10 @@
 static volatile long counter;
 static volatile int stop;
 static int fds[2];
-static long result;
+static volatile long result; /* NOT_YET until the worker's call returns */
 static char path[64];
+
+#define NOT_YET (-100)
 
 static void *count(void *arg)
 {
@@ -40,12 +42,13 @@ static void *count(void *arg)
 }
 
 /* Runs fn in a worker, waits until the counter moves on while it is
- * blocked, then calls unblock; returns whether the counter moved. */
+ * blocked, then calls unblock; returns whether the counter moved while the
+ * worker's call had still not returned. */
 static int scenario(void *(*fn)(void *), void (*unblock)(void))
 {
 	pthread_t w, c;
 	stop = 0;
-	result = -100;
+	result = NOT_YET;
 	pthread_create(&w, NULL, fn, NULL);
 	usleep(20000); /* let the worker block */
 	pthread_create(&c, NULL, count, NULL);
@@ -55,11 +58,16 @@ static int scenario(void *(*fn)(void *), void (*unblock)(void))
 		usleep(1000);
 		moved = counter - start > 100;
 	}
+	int still_blocked = result == NOT_YET;
+	if (!moved)
+		fprintf(stderr, "the counter stood still for 10 s\n");
+	if (!still_blocked)
+		fprintf(stderr, "the call returned %ld before it was unblocked\n", result);
 	unblock();
 	pthread_join(w, NULL);
 	stop = 1;
 	pthread_join(c, NULL);
-	return moved;
+	return moved && still_blocked;
 }
 
 static void *do_read(void *a)
@@ -104,7 +112,9 @@ static void fifo_writer(void)
 	close(fd);
 }
 
+/* The child exits with 7 once it reads a byte from this pipe. */
 static pid_t child;
+static int release[2];
 static void *do_waitpid(void *a)
 {
 	(void)a;
@@ -113,8 +123,10 @@ static void *do_waitpid(void *a)
 	return NULL;
 }
 
-static void nothing(void)
+static void release_child(void)
 {
+	if (write(release[1], "x", 1) != 1)
+		abort();
 }
 
 static void *do_poll(void *a)
@@ -181,11 +193,14 @@ int main(void)
 	CHECK(scenario(do_read, write5) && result == 5, "read on a pipe: others run, read returns 5");
 	close(fds[0]), close(fds[1]);
 
-	syscall(SYS_pipe2, fds, 0);
+	/* A pipe made behind the shim's back: it cannot poll what it never saw. */
+	if (syscall(SYS_pipe2, fds, 0) != 0)
+		return 1;
 	CHECK(scenario(do_read, write5) && result == 5, "read on a raw-syscall pipe: others run");
 	close(fds[0]), close(fds[1]);
 
-	syscall(SYS_pipe2, fds, 0);
+	if (syscall(SYS_pipe2, fds, 0) != 0)
+		return 1;
 	CHECK(scenario(do_fread, write5) && result == 5, "fread inside stdio: others run");
 	close(fds[1]);
 
@@ -193,17 +208,22 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/fifo", dir);
-	mkfifo(path, 0600);
+	if (mkfifo(path, 0600) != 0)
+		return 1;
 	CHECK(scenario(do_fifo_open, fifo_writer) && result == 3, "open of a FIFO: others run, data arrives");
 	unlink(path);
 	rmdir(dir);
 
+	if (pipe(release) != 0)
+		return 1;
 	child = fork();
 	if (child == 0) {
-		usleep(300000);
-		_exit(7);
+		char x;
+		alarm(20);
+		_exit(read(release[0], &x, 1) == 1 ? 7 : 1);
 	}
-	CHECK(scenario(do_waitpid, nothing) && result == 7, "waitpid: others run, status 7");
+	CHECK(scenario(do_waitpid, release_child) && result == 7, "waitpid: others run, status 7");
+	close(release[0]), close(release[1]);
 
 	if (pipe(fds) != 0)
 		return 1;
@@ -218,13 +238,14 @@ int main(void)
 	lsock = socket(AF_INET, SOCK_STREAM, 0);
 	laddr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof laddr;
-	bind(lsock, (struct sockaddr *)&laddr, sizeof laddr);
-	listen(lsock, 8);
-	getsockname(lsock, (struct sockaddr *)&laddr, &len);
+	if (bind(lsock, (struct sockaddr *)&laddr, sizeof laddr) != 0 || listen(lsock, 8) != 0 ||
+	    getsockname(lsock, (struct sockaddr *)&laddr, &len) != 0)
+		return 1;
 	CHECK(scenario(do_accept, connect_once) && result == 1, "accept: others run, a connection arrives");
 	close(lsock);
 
-	socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0)
+		return 1;
 	CHECK(scenario(do_recv, write5) && result == 5, "recv on a socketpair: others run");
 	return failures != 0;
 }
