@@ -59,8 +59,10 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, long a4, long a5)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
-	if (pd == NULL || (pd->flags & PD_USERNB))
-		return gmp_fd_syscall(fd, 'w', nr, (long)buf, (long)len, a3, a4, a5);
+	if (pd == NULL)
+		return gmp_blocking_syscall6(nr, fd, (long)buf, (long)len, a3, a4, a5);
+	if (pd->flags & PD_USERNB)
+		return gmp_syscall6(nr, fd, (long)buf, (long)len, a3, a4, a5);
 	size_t done = 0;
 	for (;;) {
 		long r = gmp_fd_syscall(fd, 'w', nr, (long)(buf + done), (long)(len - done), a3, a4, a5);
@@ -132,14 +134,10 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 		long r = probe(arg);
 		if (r != 0 || deadline == 0)
 			return r;
-		int w = gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ);
-		if (w == ETIMEDOUT)
+		/* At the deadline, or with the fd gone from under us, one
+		 * last probe reports it as the kernel would (0, POLLNVAL, EBADF). */
+		if (gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ) != 0)
 			return probe(arg);
-		if (w == EBADF) {
-			/* The fd went away under us: the probe reports it as the
-			 * kernel would (POLLNVAL, EBADF). */
-			return probe(arg);
-		}
 	}
 }
 

@@ -27,10 +27,10 @@ static long sys(long nr, long a, long b, long c, long d)
 	return gmp_syscall6(nr, a, b, c, d, 0, 0);
 }
 
-static bool netpoll_init(void)
+static void netpoll_init(void)
 {
 	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) >= 0)
-		return true;
+		return;
 	lock(&initlock);
 	if (epfd < 0) {
 		int e = (int)sys(SYS_epoll_create1, EPOLL_CLOEXEC, 0, 0, 0);
@@ -42,7 +42,6 @@ static bool netpoll_init(void)
 		__atomic_store_n(&epfd, e, __ATOMIC_RELEASE);
 	}
 	unlock(&initlock);
-	return true;
 }
 
 static long epoll_add(int fd, struct polldesc *pd)
@@ -51,7 +50,14 @@ static long epoll_add(int fd, struct polldesc *pd)
 		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
 		.data.u64 = (uint64_t)(uint32_t)fd | (uint64_t)pd->fdseq << 32,
 	};
-	return sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev);
+	long r = sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev);
+	if (r == -EEXIST) {
+		/* A registration left by an fd closed behind our back (a raw
+		 * close) while its description lives on elsewhere. */
+		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
+		r = sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev);
+	}
+	return r;
 }
 
 static long setnb(int fd, bool on)
@@ -65,18 +71,12 @@ static long setnb(int fd, bool on)
 void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb)
 {
 	struct polldesc *pd = gmp_pd_slot(fd);
-	bool ok = pd != NULL && netpoll_init();
+	bool ok = pd != NULL;
 	if (ok) {
+		netpoll_init();
 		__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
 		pd->rtimeout = pd->wtimeout = 0;
-		long r = epoll_add(fd, pd);
-		if (r == -EEXIST) {
-			/* A registration left by an fd closed behind our back (a
-			 * raw close) while its description lives on elsewhere. */
-			sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
-			r = epoll_add(fd, pd);
-		}
-		ok = r == 0;
+		ok = epoll_add(fd, pd) == 0;
 	}
 	bool wantnb = !(pdflags & PD_EPOLL) && !(pdflags & PD_USERNB);
 	if (ok && wantnb && !kernelnb && setnb(fd, true) < 0) {
@@ -128,22 +128,6 @@ static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 	return gmp_semq_collect(&pd->evgen, list);
 }
 
-static void ready_all(struct g *list)
-{
-	if (list == NULL)
-		return;
-	if (getg() == NULL) {
-		injectglist(list);
-		return;
-	}
-	while (list) {
-		struct g *gp = list;
-		list = gp->schedlink;
-		gp->schedlink = NULL;
-		goready(gp);
-	}
-}
-
 void gmp_netpoll_close(int fd, bool del)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
@@ -153,7 +137,8 @@ void gmp_netpoll_close(int fd, bool del)
 	if (del)
 		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, fd, 0);
 	__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
-	ready_all(pd_wake(pd, true, true, NULL));
+	struct g *gp = getg();
+	gmp_ready_list(gp ? gp->m : NULL, pd_wake(pd, true, true, NULL));
 }
 
 bool gmp_netpoll_dup(int oldfd, int newfd)
@@ -164,12 +149,7 @@ bool gmp_netpoll_dup(int oldfd, int newfd)
 		return false;
 	uint32_t flags = __atomic_load_n(&old->flags, __ATOMIC_ACQUIRE);
 	__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
-	long r = epoll_add(newfd, pd);
-	if (r == -EEXIST) {
-		sys(SYS_epoll_ctl, epfd, EPOLL_CTL_DEL, newfd, 0);
-		r = epoll_add(newfd, pd);
-	}
-	if (r < 0)
+	if (epoll_add(newfd, pd) < 0)
 		return false;
 	pd->rtimeout = old->rtimeout;
 	pd->wtimeout = old->wtimeout;

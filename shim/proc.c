@@ -471,16 +471,7 @@ static void run_timers(struct m *mp)
 	struct g *list = gmp_timers_collect(gmp_nanotime());
 	if (list == NULL)
 		return;
-	if (mp->p == NULL) {
-		injectglist(list);
-		return;
-	}
-	while (list) {
-		struct g *gp = list;
-		list = gp->schedlink;
-		gp->schedlink = NULL;
-		ready_on(mp, gp);
-	}
+	gmp_ready_list(mp, list);
 }
 
 /* A G switched to g0 through mcall: finish what it asked for. */
@@ -577,6 +568,20 @@ void gmp_bootstrap_m0(struct m *m0, struct g *gp)
 void gmp_ready_on(struct m *mp, struct g *gp)
 {
 	ready_on(mp, gp);
+}
+
+void gmp_ready_list(struct m *mp, struct g *list)
+{
+	if (mp == NULL || mp->p == NULL) {
+		injectglist(list);
+		return;
+	}
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		ready_on(mp, gp);
+	}
 }
 
 /* TIDs the TCB of a G carries.  glibc's recursive locks (the loader's

@@ -135,12 +135,11 @@ static bool restartable(long nr, const long *a)
 	case SYS_accept:
 	case SYS_accept4:
 	case SYS_connect: {
-		struct timeval tv[2];
-		socklen_t len = sizeof tv[0];
 		for (int opt = SO_RCVTIMEO; opt <= SO_SNDTIMEO; opt++) {
-			len = sizeof tv[0];
-			if (gmp_syscall6(SYS_getsockopt, a[0], SOL_SOCKET, opt, (long)&tv[0], (long)&len, 0) == 0 &&
-			    (tv[0].tv_sec || tv[0].tv_usec))
+			struct timeval tv;
+			socklen_t len = sizeof tv;
+			if (gmp_syscall6(SYS_getsockopt, a[0], SOL_SOCKET, opt, (long)&tv, (long)&len, 0) == 0 &&
+			    (tv.tv_sec || tv.tv_usec))
 				return false;
 		}
 		return true;

@@ -276,6 +276,10 @@ void newm(struct p *pp, bool spinning);
 struct m *allocm(void);
 void gmp_procs_init(int nprocs);
 void injectglist(struct g *list);
+/* Readies Gs parked on a list linked through schedlink: on mp's P, or
+ * injected globally when there is no P to put them on (mp NULL: not on a
+ * G, as sysmon). */
+void gmp_ready_list(struct m *mp, struct g *list);
 void mcall(void (*fn)(struct g *, void *), void *arg);
 void startm(struct p *pp, bool spinning);
 void acquirep(struct m *mp, struct p *pp);

@@ -91,12 +91,7 @@ int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enu
 
 static void ready_list(struct g *list)
 {
-	while (list) {
-		struct g *gp = list;
-		list = gp->schedlink;
-		gp->schedlink = NULL;
-		goready(gp);
-	}
+	gmp_ready_list(getg()->m, list);
 }
 
 /* Dequeues up to n waiters on addr whose bits intersect bits, in FIFO
