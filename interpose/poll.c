@@ -1,8 +1,9 @@
-/* Readiness calls.  poll on a single polled fd and epoll_wait on the
- * program's own epoll instance (which our epoll watches) park the G;
- * everything else (several fds, a signal mask to swap in, fds we do not
- * poll) first looks without blocking, then blocks its M between
- * entersyscall and exitsyscall. */
+/* Readiness calls.  Without a signal mask, poll/ppoll, select/pselect
+ * and epoll_wait on the program's own epoll instance park the G while the
+ * fds they wait on are ones we poll (shim/pollselect.c, shim/fdio.c).  A
+ * signal mask must be swapped in atomically with the wait, which only the
+ * kernel can do for the M: those calls block the M between entersyscall
+ * and exitsyscall, with the mask applied by the kernel as given. */
 #include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
@@ -14,12 +15,26 @@
 
 void __chk_fail(void) __attribute__((noreturn));
 
-static const struct timespec zero;
+#define NS 1000000000LL
+
+/* now + ns, saturating: a timeout of centuries is a deadline, not a wrap. */
+static int64_t after(int64_t sec, int64_t ns)
+{
+	int64_t now = gmp_nanotime();
+	if (sec > (INT64_MAX - now) / NS - 1)
+		return INT64_MAX;
+	return now + sec * NS + ns;
+}
 
 /* Monotonic deadline of a timeout in ms (-1 forever, 0 now). */
 static int64_t ms_deadline(int ms)
 {
-	return ms < 0 ? -1 : ms == 0 ? 0 : gmp_nanotime() + ms * 1000000LL;
+	return ms < 0 ? -1 : ms == 0 ? 0 : after(ms / 1000, (ms % 1000) * 1000000LL);
+}
+
+static bool ts_valid(const struct timespec *ts)
+{
+	return ts == NULL || (ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NS);
 }
 
 static int64_t ts_deadline(const struct timespec *ts)
@@ -28,38 +43,12 @@ static int64_t ts_deadline(const struct timespec *ts)
 		return -1;
 	if (ts->tv_sec == 0 && ts->tv_nsec == 0)
 		return 0;
-	return gmp_nanotime() + ts->tv_sec * 1000000000LL + ts->tv_nsec;
-}
-
-struct poll_args {
-	struct pollfd *fds;
-};
-
-static long poll_probe(void *arg)
-{
-	struct poll_args *a = arg;
-	return gmp_syscall6(SYS_ppoll, (long)a->fds, 1, (long)&zero, 0, 8, 0);
-}
-
-static long do_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
-{
-	if (n == 1 && mask == NULL && getg() != NULL && gmp_pd_lookup(fds[0].fd)) {
-		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct poll_args){ fds }, ts_deadline(ts));
-	}
-	long r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
-	if (r != 0 || (ts && ts->tv_sec == 0 && ts->tv_nsec == 0))
-		return r;
-	struct timespec left;
-	if (ts)
-		left = *ts; /* the kernel writes back what remains */
-	return gmp_blocking_syscall6(SYS_ppoll, (long)fds, (long)n, ts ? (long)&left : 0, (long)mask, 8, 0);
+	return after(ts->tv_sec, ts->tv_nsec);
 }
 
 GMP_EXPORT int poll(struct pollfd *fds, nfds_t n, int ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	return (int)gmp_ret(do_ppoll(fds, n, ms < 0 ? NULL : &ts, NULL));
+	return (int)gmp_ret(gmp_poll(fds, n, ms_deadline(ms)));
 }
 
 GMP_EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int ms, size_t fdslen)
@@ -71,7 +60,15 @@ GMP_EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int ms, size_t fdslen)
 
 GMP_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
-	return (int)gmp_ret(do_ppoll(fds, n, ts, mask));
+	if (!ts_valid(ts))
+		return (int)gmp_ret(-EINVAL);
+	if (mask == NULL)
+		return (int)gmp_ret(gmp_poll(fds, n, ts_deadline(ts)));
+	struct timespec left;
+	if (ts)
+		left = *ts; /* the kernel writes back what remains; ppoll's caller sees no change */
+	return (int)gmp_ret(gmp_blocking_syscall6(SYS_ppoll, (long)fds, (long)n, ts ? (long)&left : 0, (long)mask,
+						  8, 0));
 }
 
 GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask,
@@ -84,11 +81,35 @@ GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *
 
 GMP_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
-	return (int)gmp_ret(gmp_blocking_syscall6(SYS_select, n, (long)r, (long)w, (long)e, (long)tv, 0));
+	int64_t deadline = -1;
+	if (tv) {
+		if (tv->tv_sec < 0 || tv->tv_usec < 0)
+			return (int)gmp_ret(-EINVAL);
+		/* Microseconds past a second carry over, as Linux's select does. */
+		int64_t sec = tv->tv_sec + tv->tv_usec / 1000000, ns = tv->tv_usec % 1000000 * 1000;
+		deadline = sec == 0 && ns == 0 ? 0 : after(sec, ns);
+	}
+	long res = gmp_select(n, r, w, e, deadline);
+	if (tv && deadline != 0) {
+		/* Linux writes back the time left (truncated to microseconds),
+		 * whatever the outcome. */
+		int64_t left = deadline - gmp_nanotime();
+		if (left < 0)
+			left = 0;
+		tv->tv_sec = left / NS;
+		tv->tv_usec = left % NS / 1000;
+	} else if (tv) {
+		tv->tv_sec = tv->tv_usec = 0;
+	}
+	return (int)gmp_ret(res);
 }
 
 GMP_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *ts, const sigset_t *mask)
 {
+	if (!ts_valid(ts))
+		return (int)gmp_ret(-EINVAL);
+	if (mask == NULL)
+		return (int)gmp_ret(gmp_select(n, r, w, e, ts_deadline(ts)));
 	struct timespec left;
 	if (ts)
 		left = *ts; /* pselect leaves the caller's timeout alone */
@@ -137,5 +158,7 @@ GMP_EXPORT int epoll_pwait(int epfd, struct epoll_event *ev, int max, int ms, co
 GMP_EXPORT int epoll_pwait2(int epfd, struct epoll_event *ev, int max, const struct timespec *ts,
 			    const sigset_t *mask)
 {
+	if (!ts_valid(ts))
+		return (int)gmp_ret(-EINVAL);
 	return (int)gmp_ret(do_epoll(epfd, ev, max, ts_deadline(ts), mask, ts, ts ? 0 : -1));
 }

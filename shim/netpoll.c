@@ -47,7 +47,8 @@ static void netpoll_init(void)
 static long epoll_add(int fd, struct polldesc *pd)
 {
 	struct epoll_event ev = {
-		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+		/* EPOLLPRI too: urgent data wakes select's exceptfds and POLLPRI. */
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLPRI | EPOLLET,
 		.data.u64 = (uint64_t)(uint32_t)fd | (uint64_t)pd->fdseq << 32,
 	};
 	long r = sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev);
@@ -124,8 +125,11 @@ static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 		__atomic_add_fetch(&pd->wgen, 1, __ATOMIC_ACQ_REL);
 		list = gmp_semq_collect(&pd->wgen, list);
 	}
-	__atomic_add_fetch(&pd->evgen, 1, __ATOMIC_ACQ_REL);
-	return gmp_semq_collect(&pd->evgen, list);
+	/* Sequentially consistent against the re-read in
+	 * gmp_netpoll_wait_many: it sees this bump or we see its node. */
+	__atomic_add_fetch(&pd->evgen, 1, __ATOMIC_SEQ_CST);
+	list = gmp_semq_collect(&pd->evgen, list);
+	return gmp_pollwaiters_wake(pd, list);
 }
 
 void gmp_netpoll_close(int fd, bool del)
@@ -162,14 +166,19 @@ int32_t gmp_netpoll_waiters(void)
 	return __atomic_load_n(&nwaiters, __ATOMIC_RELAXED);
 }
 
+void gmp_netpoll_waiter_count(int delta)
+{
+	/* A poller may be asleep in a poll that started before we had any
+	 * waiter; the next findrunnable polls for us, and so does sysmon. */
+	__atomic_add_fetch(&nwaiters, delta, __ATOMIC_ACQ_REL);
+}
+
 int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t seq, int64_t deadline,
 		     enum waitreason why)
 {
-	__atomic_add_fetch(&nwaiters, 1, __ATOMIC_ACQ_REL);
-	/* A poller may be asleep in a poll that started before we had any
-	 * waiter; the next findrunnable polls for us, and so does sysmon. */
+	gmp_netpoll_waiter_count(1);
 	int r = gmp_futexwait(gen, val, deadline, why);
-	__atomic_sub_fetch(&nwaiters, 1, __ATOMIC_ACQ_REL);
+	gmp_netpoll_waiter_count(-1);
 	if (__atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != seq)
 		return EBADF;
 	return r == ETIMEDOUT ? ETIMEDOUT : 0;
@@ -248,6 +257,7 @@ void netpoll_fork(enum gmp_fork_phase phase)
 	 * here would steal the parent's events.  Build our own. */
 	initlock = (struct mutex){ 0 };
 	nwaiters = 0;
+	gmp_pd_drop_waiters();
 	polluntil = 0;
 	breakpending = 0;
 	if (epfd < 0)

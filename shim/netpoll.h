@@ -12,8 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <poll.h>
+#include <sys/select.h>
 
 #include "runtime.h"
+
+struct pollwaiter;
 
 struct polldesc {
 	uint32_t rgen;      /* bumped when the fd may have become readable */
@@ -21,8 +25,22 @@ struct polldesc {
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
 	uint32_t flags;     /* PD_*, atomic */
+	struct mutex wlock; /* guards waiters */
+	struct pollwaiter *waiters; /* Gs waiting on several fds (poll, select) */
 	int64_t rtimeout;   /* SO_RCVTIMEO in ns, 0 for none */
 	int64_t wtimeout;   /* SO_SNDTIMEO in ns, 0 for none */
+};
+
+/* One fd of a G that waits on several at once (Go's sudog in a select):
+ * the G's nodes, on its stack, are linked on each fd's descriptor while it
+ * is parked, and all point at one wake word of the G's.  Whoever flips
+ * that word from 0 first readies the G; the others see 1 and leave it. */
+struct pollwaiter {
+	struct polldesc *pd;        /* set by the caller */
+	uint32_t gen;               /* pd->evgen as read before the caller's probe */
+	struct pollwaiter *next;    /* on pd->waiters while parked */
+	struct pollwaiter **pprev;
+	uint32_t *fired;            /* the parked G's wake word */
 };
 
 #define PD_POLLED 0x1   /* registered with our epoll instance */
@@ -33,6 +51,9 @@ struct polldesc {
 
 /* The descriptor of fd if it is registered, else NULL. */
 struct polldesc *gmp_pd_lookup(int fd);
+
+/* Forgets every G waiting on several fds (fork child: they are gone). */
+void gmp_pd_drop_waiters(void);
 
 /* Calls fn on every registered fd, in fd order. */
 void gmp_pd_foreach(void (*fn)(int fd, struct polldesc *pd, void *arg), void *arg);
@@ -61,6 +82,17 @@ bool gmp_netpoll_dup(int oldfd, int newfd);
 int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t seq, int64_t deadline,
 		     enum waitreason why);
 
+/* Parks the running G until one of the n descriptors in w has moved past
+ * the evgen its caller read before probing (a readiness edge or a close),
+ * or deadline (monotonic ns, -1 none) passes.  Returns 0 (probe again) or
+ * ETIMEDOUT. */
+int gmp_netpoll_wait_many(struct pollwaiter *w, int n, int64_t deadline);
+/* The poller's half: pd->evgen was just bumped (sequentially consistent);
+ * pushes the Gs waiting on pd through pollwaiters onto list. */
+struct g *gmp_pollwaiters_wake(struct polldesc *pd, struct g *list);
+/* Counts a G parked on the poller (it only polls while someone waits). */
+void gmp_netpoll_waiter_count(int delta);
+
 /* Returns the Gs made ready by I/O, waiting up to delay ns (0 polls,
  * -1 blocks). */
 struct g *gmp_netpoll(int64_t delay);
@@ -88,5 +120,12 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len);
  * (poll of that fd, epoll_wait on it), returns non-zero or deadline
  * (monotonic ns, -1 none, 0 probe once) passes. */
 long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline);
+
+/* poll/ppoll without a signal mask, and select/pselect without one
+ * (shim/pollselect.c), as the kernel runs them but parking the G while
+ * every fd that could block is polled; deadline is monotonic ns, -1 for
+ * none, 0 to look once.  Return the kernel's result, -errno on failure. */
+long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline);
+long gmp_select(int n, fd_set *r, fd_set *w, fd_set *e, int64_t deadline);
 
 #endif

@@ -48,6 +48,7 @@ enum waitreason {
 	WAIT_RWLOCK,
 	WAIT_IO_READ,   /* netpoller: fd not readable yet */
 	WAIT_IO_WRITE,  /* netpoller: fd not writable yet */
+	WAIT_SELECT,    /* netpoller: none of several fds ready (poll, select) */
 };
 
 /* Join state of a G, one word so detach, join and exit race safely. */

@@ -1,0 +1,237 @@
+/* Waits on several fds at once must not stop the other threads.  Run
+ * with one P (GMP_MAXPROCS=1) too: a worker blocks in poll, ppoll, select
+ * or pselect on many pipes and sockets, a counter thread must keep
+ * counting while it is blocked, and only then does the last fd become
+ * ready; the call must report exactly that fd.  Then many threads block
+ * in poll and select at once: another thread still runs, and under the
+ * shim they are parked Gs, not kernel threads. */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define NFD 24 /* 12 pipes and 12 socketpairs: more than one fd_set word */
+
+static int rd[NFD], wr[NFD];
+static volatile long counter;
+static volatile int stop;
+static volatile long result;
+#define NOT_YET (-100)
+
+static void make_fds(void)
+{
+	for (int i = 0; i < NFD; i++) {
+		int p[2];
+		if (i % 2 ? socketpair(AF_UNIX, SOCK_STREAM, 0, p) : pipe(p))
+			abort();
+		rd[i] = p[0];
+		wr[i] = p[1];
+	}
+}
+
+static void close_fds(void)
+{
+	for (int i = 0; i < NFD; i++)
+		close(rd[i]), close(wr[i]);
+}
+
+static void *count(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		counter++;
+		sched_yield();
+	}
+	return NULL;
+}
+
+/* Runs fn in a worker; returns whether a counter thread made progress
+ * while the worker's call had still not returned, then makes the last fd
+ * readable and joins the worker. */
+static int scenario(void *(*fn)(void *))
+{
+	pthread_t w, c;
+	stop = 0;
+	result = NOT_YET;
+	pthread_create(&w, NULL, fn, NULL);
+	usleep(20000); /* let the worker block */
+	pthread_create(&c, NULL, count, NULL);
+	long start = counter;
+	int moved = 0;
+	for (int i = 0; i < 10000 && !moved; i++) {
+		usleep(1000);
+		moved = counter - start > 100;
+	}
+	int still_blocked = result == NOT_YET;
+	if (!moved)
+		fprintf(stderr, "the counter stood still for 10 s\n");
+	if (!still_blocked)
+		fprintf(stderr, "the call returned %ld before it was unblocked\n", result);
+	if (write(wr[NFD - 1], "x", 1) != 1)
+		abort();
+	pthread_join(w, NULL);
+	stop = 1;
+	pthread_join(c, NULL);
+	char b;
+	if (read(rd[NFD - 1], &b, 1) != 1)
+		abort();
+	return moved && still_blocked;
+}
+
+/* 1 if exactly the last fd was reported readable. */
+static long poll_result(int n, struct pollfd *p)
+{
+	int others = 0;
+	for (int i = 0; i < NFD - 1; i++)
+		others |= p[i].revents;
+	return n == 1 && p[NFD - 1].revents == POLLIN && others == 0;
+}
+
+static void fill_pollfds(struct pollfd *p)
+{
+	for (int i = 0; i < NFD; i++)
+		p[i] = (struct pollfd){ .fd = rd[i], .events = POLLIN };
+}
+
+static void *do_poll(void *a)
+{
+	(void)a;
+	struct pollfd p[NFD];
+	fill_pollfds(p);
+	result = poll_result(poll(p, NFD, -1), p);
+	return NULL;
+}
+
+static void *do_ppoll(void *a)
+{
+	(void)a;
+	struct pollfd p[NFD];
+	fill_pollfds(p);
+	struct timespec ts = { 60, 0 };
+	int n = ppoll(p, NFD, &ts, NULL);
+	result = poll_result(n, p) && ts.tv_sec == 60 && ts.tv_nsec == 0;
+	return NULL;
+}
+
+static int fill_set(fd_set *s)
+{
+	int max = -1;
+	FD_ZERO(s);
+	for (int i = 0; i < NFD; i++) {
+		FD_SET(rd[i], s);
+		max = rd[i] > max ? rd[i] : max;
+	}
+	return max + 1;
+}
+
+/* 1 if exactly the last fd is left in s. */
+static long set_result(int n, fd_set *s)
+{
+	int others = 0;
+	for (int i = 0; i < NFD - 1; i++)
+		others |= FD_ISSET(rd[i], s);
+	return n == 1 && FD_ISSET(rd[NFD - 1], s) && !others;
+}
+
+static void *do_select(void *a)
+{
+	(void)a;
+	fd_set r;
+	int n = fill_set(&r);
+	result = set_result(select(n, &r, NULL, NULL, NULL), &r);
+	return NULL;
+}
+
+static void *do_pselect(void *a)
+{
+	(void)a;
+	fd_set r, w;
+	int n = fill_set(&r);
+	FD_ZERO(&w); /* an empty write set next to the read set */
+	struct timespec ts = { 60, 0 };
+	int k = pselect(n, &r, &w, NULL, &ts, NULL);
+	fd_set none;
+	FD_ZERO(&none);
+	result = set_result(k, &r) && memcmp(&w, &none, sizeof w) == 0 && ts.tv_sec == 60;
+	return NULL;
+}
+
+/* Many waiters: each has its own pipe; half poll it (with two more fds
+ * that never become ready), half select on it. */
+#define NWAIT 40
+static int wp[NWAIT][2], idle[2];
+static volatile int nreturned;
+
+static void *waiter(void *arg)
+{
+	long i = (long)arg;
+	int ok;
+	if (i % 2) {
+		struct pollfd p[3] = { { idle[0], POLLIN, 0 }, { wp[i][0], POLLIN, 0 }, { rd[0], POLLIN, 0 } };
+		ok = poll(p, 3, -1) == 1 && p[1].revents == POLLIN;
+	} else {
+		fd_set r;
+		FD_ZERO(&r);
+		FD_SET(idle[0], &r);
+		FD_SET(wp[i][0], &r);
+		int n = (idle[0] > wp[i][0] ? idle[0] : wp[i][0]) + 1;
+		ok = select(n, &r, NULL, NULL, NULL) == 1 && FD_ISSET(wp[i][0], &r) && !FD_ISSET(idle[0], &r);
+	}
+	__atomic_add_fetch(&nreturned, ok ? 1 : 1000, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+int main(void)
+{
+	alarm(120);
+	make_fds();
+	CHECK(scenario(do_poll) && result == 1, "poll on 24 fds: others run, only the last is reported");
+	CHECK(scenario(do_ppoll) && result == 1, "ppoll on 24 fds: others run, timeout left unchanged");
+	CHECK(scenario(do_select) && result == 1, "select on 24 fds: others run, only the last is left");
+	CHECK(scenario(do_pselect) && result == 1, "pselect on 24 fds: others run, only the last is left");
+
+	if (pipe(idle) != 0)
+		return 1;
+	pthread_t t[NWAIT], c;
+	for (long i = 0; i < NWAIT; i++) {
+		if (pipe(wp[i]) != 0)
+			return 1;
+		pthread_create(&t[i], NULL, waiter, (void *)i);
+	}
+	usleep(50000);
+	stop = 0;
+	pthread_create(&c, NULL, count, NULL);
+	long start = counter;
+	int moved = 0;
+	for (int i = 0; i < 10000 && !moved; i++) {
+		usleep(1000);
+		moved = counter - start > 100;
+	}
+	CHECK(moved && nreturned == 0, "40 threads in poll/select: another thread runs, none returned");
+	/* 40 waiters blocking their own kernel threads would show here. */
+	int kt = kernel_threads();
+	if (under_shim() && kt >= NWAIT / 2)
+		fprintf(stderr, "%d kernel threads carry 40 blocked waiters\n", kt);
+	CHECK(!under_shim() || kt < NWAIT / 2, "the blocked waiters are parked, not kernel threads");
+	for (int i = NWAIT - 1; i >= 0; i--)
+		if (write(wp[i][1], "x", 1) != 1)
+			return 1;
+	for (int i = 0; i < NWAIT; i++)
+		pthread_join(t[i], NULL);
+	stop = 1;
+	pthread_join(c, NULL);
+	CHECK(nreturned == NWAIT, "each waiter saw exactly its own fd");
+	for (int i = 0; i < NWAIT; i++)
+		close(wp[i][0]), close(wp[i][1]);
+	close(idle[0]), close(idle[1]);
+	close_fds();
+	return failures != 0;
+}
