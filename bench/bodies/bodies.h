@@ -20,6 +20,8 @@ void bench_rwlock_read_mostly(long iters);
 void bench_barrier_round(long iters);
 void bench_timedwait_expired(long iters);
 void bench_sleepers(long iters);
+void bench_poll_pingpong(long iters);
+void bench_select_pingpong(long iters);
 
 #ifdef __cplusplus
 }
