@@ -17,13 +17,18 @@ void __chk_fail(void) __attribute__((noreturn));
 
 #define NS 1000000000LL
 
-/* now + ns, saturating: a timeout of centuries is a deadline, not a wrap. */
+/* start + sec s + ns, saturating: a timeout of centuries is a deadline,
+ * not a wrap. */
+static int64_t add_sat(int64_t start, int64_t sec, int64_t ns)
+{
+	if (sec > (INT64_MAX - start) / NS - 1)
+		return INT64_MAX;
+	return start + sec * NS + ns;
+}
+
 static int64_t after(int64_t sec, int64_t ns)
 {
-	int64_t now = gmp_nanotime();
-	if (sec > (INT64_MAX - now) / NS - 1)
-		return INT64_MAX;
-	return now + sec * NS + ns;
+	return add_sat(gmp_nanotime(), sec, ns);
 }
 
 /* Monotonic deadline of a timeout in ms (-1 forever, 0 now). */
@@ -81,26 +86,30 @@ GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *
 
 GMP_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
-	int64_t deadline = -1;
-	if (tv) {
-		if (tv->tv_sec < 0 || tv->tv_usec < 0)
-			return (int)gmp_ret(-EINVAL);
-		/* Microseconds past a second carry over, as Linux's select does. */
-		int64_t sec = tv->tv_sec + tv->tv_usec / 1000000, ns = tv->tv_usec % 1000000 * 1000;
-		deadline = sec == 0 && ns == 0 ? 0 : after(sec, ns);
+	if (tv == NULL)
+		return (int)gmp_ret(gmp_select(n, r, w, e, -1));
+	if (tv->tv_sec < 0 || tv->tv_usec < 0)
+		return (int)gmp_ret(-EINVAL);
+	/* Microseconds past a second carry over, as Linux's select does. */
+	int64_t sec = tv->tv_sec, ns = tv->tv_usec % 1000000 * 1000;
+	sec = tv->tv_usec / 1000000 > INT64_MAX - sec ? INT64_MAX : sec + tv->tv_usec / 1000000;
+	if (sec == 0 && ns == 0)
+		return (int)gmp_ret(gmp_select(n, r, w, e, 0));
+	int64_t start = gmp_nanotime();
+	long res = gmp_select(n, r, w, e, add_sat(start, sec, ns));
+	/* Linux writes back the time left, truncated to microseconds,
+	 * whatever the outcome; counted down from the timeout itself so
+	 * that a huge one does not overflow. */
+	int64_t spent = gmp_nanotime() - start;
+	int64_t lsec = sec - spent / NS, lns = ns - spent % NS;
+	if (lns < 0) {
+		lns += NS;
+		lsec--;
 	}
-	long res = gmp_select(n, r, w, e, deadline);
-	if (tv && deadline != 0) {
-		/* Linux writes back the time left (truncated to microseconds),
-		 * whatever the outcome. */
-		int64_t left = deadline - gmp_nanotime();
-		if (left < 0)
-			left = 0;
-		tv->tv_sec = left / NS;
-		tv->tv_usec = left % NS / 1000;
-	} else if (tv) {
-		tv->tv_sec = tv->tv_usec = 0;
-	}
+	if (lsec < 0)
+		lsec = lns = 0;
+	tv->tv_sec = lsec;
+	tv->tv_usec = lns / 1000;
 	return (int)gmp_ret(res);
 }
 

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -236,6 +237,20 @@ int main(void)
 	FD_SET(p[0], &rs);
 	n = select(p[0] + 1, &rs, NULL, NULL, &tv);
 	CHECK(n == 1 && tv.tv_sec == 2 && tv.tv_usec > 0, "select: tv_usec of 2.5 s is normalized");
+	if (read(p[0], &c, 1) != 1)
+		return 1;
+	/* A timeout of centuries is valid: as good as none. */
+	tv = (struct timeval){ LONG_MAX / 2, 999999 };
+	t = after(write1, p[1]);
+	FD_ZERO(&rs);
+	FD_SET(p[0], &rs);
+	FD_SET(s[0], &rs);
+	n = select(maxfd(p[0], s[0]) + 1, &rs, NULL, NULL, &tv);
+	pthread_join(t, NULL);
+	CHECK(n == 1 && FD_ISSET(p[0], &rs) && tv.tv_sec > LONG_MAX / 4, "select: a huge timeout, then ready");
+	struct pollfd hp[2] = { { p[0], POLLIN, 0 }, { s[0], POLLIN, 0 } };
+	CHECK(ppoll(hp, two, &(struct timespec){ LONG_MAX, 0 }, NULL) == 1 && hp[0].revents == POLLIN,
+	      "ppoll: a huge timeout, ready");
 	if (read(p[0], &c, 1) != 1)
 		return 1;
 	tv = (struct timeval){ 0, -1 };
