@@ -189,6 +189,62 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
+/* Ping-pong: two threads pass a byte over two pipes, each waiting in
+ * poll or select together with idle fds; an edge lost between a probe and
+ * a park would hang a round. */
+#define ROUNDS 3000
+static int ping[2], pong[2];
+
+static void wait_in(int fd, int round)
+{
+	if (round % 2) {
+		struct pollfd p[3] = { { idle[0], POLLIN, 0 }, { fd, POLLIN, 0 }, { rd[0], POLLIN, 0 } };
+		if (poll(p, 3, -1) != 1 || p[1].revents != POLLIN)
+			abort();
+	} else {
+		fd_set r;
+		FD_ZERO(&r);
+		FD_SET(idle[0], &r);
+		FD_SET(fd, &r);
+		FD_SET(rd[0], &r);
+		int n = fd > idle[0] ? fd : idle[0];
+		n = n > rd[0] ? n : rd[0];
+		if (select(n + 1, &r, NULL, NULL, NULL) != 1 || !FD_ISSET(fd, &r))
+			abort();
+	}
+}
+
+static void *ponger(void *arg)
+{
+	(void)arg;
+	char c;
+	for (int i = 0; i < ROUNDS; i++) {
+		wait_in(ping[0], i);
+		if (read(ping[0], &c, 1) != 1 || write(pong[1], &c, 1) != 1)
+			abort();
+	}
+	return NULL;
+}
+
+static int pingpong(void)
+{
+	if (pipe(ping) || pipe(pong))
+		abort();
+	pthread_t t;
+	pthread_create(&t, NULL, ponger, NULL);
+	int ok = 1;
+	for (int i = 0; i < ROUNDS; i++) {
+		char c = (char)i;
+		if (write(ping[1], &c, 1) != 1)
+			abort();
+		wait_in(pong[0], i + 1);
+		ok &= read(pong[0], &c, 1) == 1 && c == (char)i;
+	}
+	pthread_join(t, NULL);
+	close(ping[0]), close(ping[1]), close(pong[0]), close(pong[1]);
+	return ok;
+}
+
 int main(void)
 {
 	alarm(120);
@@ -200,6 +256,8 @@ int main(void)
 
 	if (pipe(idle) != 0)
 		return 1;
+	CHECK(pingpong(), "3,000 round trips through poll and select: none lost");
+
 	pthread_t t[NWAIT], c;
 	for (long i = 0; i < NWAIT; i++) {
 		if (pipe(wp[i]) != 0)
