@@ -12,9 +12,9 @@
  * Close of a watched fd: the kernel keeps waiting on the file it looked
  * up, and its next scan (another fd ready, or the timeout) reports the
  * closed fd: POLLNVAL in poll, ready in each of its sets in select.  Our
- * poller wakes the G at the close, so that report comes at once, as every
- * other wait of ours on a closed fd ends at once (EBADF for read,
- * accept, ...) and as the same call made at that moment would report. */
+ * poller wakes the G at the close and gives that same report at once, as
+ * every other wait of ours on a closed fd ends at once (EBADF for read,
+ * accept, ...). */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -139,20 +139,11 @@ static long select_probe(struct selsets *ss)
 			    0);
 }
 
-/* A look after the wait began.  An fd closed meanwhile makes the kernel's
- * entry check fail (EBADF), but its scan inside a wait reports such an fd
- * ready in every set that asks for it (its mask is POLLNVAL): so report
- * those that way, drop them from what is asked, and look at the rest. */
-static long select_rescan(struct selsets *ss)
+/* Moves the asked-for fds that are no longer open from in to closed;
+ * returns how many set bits moved. */
+static int take_closed(struct selsets *ss, fd_set closed[3])
 {
-	long r = select_probe(ss);
-	if (r != -EBADF)
-		return r;
-	fd_set closed[3];
-	int marks = 0;
-	for (int s = 0; s < 3; s++)
-		if (ss->in[s])
-			FD_ZERO(&closed[s]);
+	int moved = 0;
 	for (int fd = 0; fd < ss->n; fd++) {
 		bool asked = false;
 		for (int s = 0; s < 3; s++)
@@ -163,13 +154,31 @@ static long select_rescan(struct selsets *ss)
 			if (ss->in[s] && FD_ISSET(fd, ss->in[s])) {
 				FD_CLR(fd, ss->in[s]);
 				FD_SET(fd, &closed[s]);
-				marks++;
+				moved++;
 			}
 		}
 	}
-	if (marks == 0)
-		return r;
-	r = select_probe(ss);
+	return moved;
+}
+
+/* A look after the wait began.  An fd closed meanwhile makes the kernel's
+ * entry check fail (EBADF), but its scan inside a wait reports such an fd
+ * ready in every set that asks for it (its mask is POLLNVAL), counting
+ * each: so report those that way, stop asking about them, and look at
+ * the rest. */
+static long select_rescan(struct selsets *ss)
+{
+	fd_set closed[3];
+	for (int s = 0; s < 3; s++)
+		FD_ZERO(&closed[s]);
+	int marks = 0;
+	long r;
+	while ((r = select_probe(ss)) == -EBADF) {
+		int m = take_closed(ss, closed);
+		if (m == 0)
+			return r;
+		marks += m;
+	}
 	if (r < 0)
 		return r;
 	for (int s = 0; s < 3; s++)
