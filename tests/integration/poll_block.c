@@ -18,7 +18,7 @@
 
 #include "check.h"
 
-#define NFD 24 /* 12 pipes and 12 socketpairs: more than one fd_set word */
+#define NFD 80 /* 40 pipes and 40 socketpairs: several fd_set words, more waiter nodes than fit on the stack */
 
 static int rd[NFD], wr[NFD];
 static volatile long counter;
@@ -249,10 +249,10 @@ int main(void)
 {
 	alarm(120);
 	make_fds();
-	CHECK(scenario(do_poll) && result == 1, "poll on 24 fds: others run, only the last is reported");
-	CHECK(scenario(do_ppoll) && result == 1, "ppoll on 24 fds: others run, timeout left unchanged");
-	CHECK(scenario(do_select) && result == 1, "select on 24 fds: others run, only the last is left");
-	CHECK(scenario(do_pselect) && result == 1, "pselect on 24 fds: others run, only the last is left");
+	CHECK(scenario(do_poll) && result == 1, "poll on 80 fds: others run, only the last is reported");
+	CHECK(scenario(do_ppoll) && result == 1, "ppoll on 80 fds: others run, timeout left unchanged");
+	CHECK(scenario(do_select) && result == 1, "select on 80 fds: others run, only the last is left");
+	CHECK(scenario(do_pselect) && result == 1, "pselect on 80 fds: others run, only the last is left");
 
 	if (pipe(idle) != 0)
 		return 1;

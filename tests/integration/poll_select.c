@@ -96,6 +96,15 @@ static void *close_then_write(void *arg)
 	return NULL;
 }
 
+static void *dup2_then_write(void *arg)
+{
+	usleep(50000);
+	dup2(*(int *)arg, a[0]);
+	usleep(20000);
+	write1(b[1]);
+	return NULL;
+}
+
 static void sigusr1(int sig)
 {
 	(void)sig;
@@ -319,6 +328,27 @@ int main(void)
 	pthread_join(t, NULL);
 	CHECK(nval && (cf[1].revents & POLLIN), "close under poll: POLLNVAL for it, the other fd readable");
 	close(a[1]), close(b[0]), close(b[1]);
+
+	/* dup2 over a watched fd: Linux's next scan looks at the new file
+	 * (here /dev/null, always readable); the shim looks at once. */
+	if (pipe(a) || pipe(b))
+		return 1;
+	int devnull = open("/dev/null", O_RDONLY);
+	pthread_create(&t, NULL, dup2_then_write, &devnull);
+	struct pollfd df[2] = { { a[0], POLLIN, 0 }, { b[0], POLLIN, 0 } };
+	int saw_new = 0;
+	tries = 0;
+	while (!(df[1].revents & POLLIN) && tries++ < 100) {
+		if (poll(df, two, 5000) < 0)
+			break;
+		if (df[0].revents & POLLIN) {
+			saw_new = 1;
+			df[0].fd = -1;
+		}
+	}
+	pthread_join(t, NULL);
+	CHECK(saw_new && (df[1].revents & POLLIN), "dup2 over a watched fd: the new file is looked at");
+	close(a[0]), close(a[1]), close(b[0]), close(b[1]), close(devnull);
 
 	/* The same under select: Linux's next scan reports the closed fd
 	 * ready (its mask is POLLNVAL); the shim does so at the close. */
