@@ -23,7 +23,7 @@
 
 #include "netpoll.h"
 
-#define STACK_NODES 64 /* beyond this, nodes are mmapped: poll is async-signal-safe, malloc is not */
+#define STACK_NODES 32 /* beyond this, nodes are mmapped: poll is async-signal-safe, malloc is not */
 
 static const struct timespec zero;
 
