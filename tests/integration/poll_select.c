@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -76,6 +78,12 @@ static void drain(int fd)
 {
 	char buf[8192];
 	if (read(fd, buf, sizeof buf) <= 0) /* room for a write: POLLOUT */
+		abort();
+}
+
+static void send_oob(int fd)
+{
+	if (send(fd, "!", 1, MSG_OOB) != 1)
 		abort();
 }
 
@@ -376,6 +384,31 @@ int main(void)
 	pthread_join(t, NULL);
 	CHECK(saw_a && saw_b && counted, "close under select: reported ready, the other fd readable");
 	close(a[1]), close(b[0]), close(b[1]);
+
+	/* Urgent data wakes select's exceptfds (and POLLPRI). */
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa_in = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t salen = sizeof sa_in;
+	if (bind(l, (struct sockaddr *)&sa_in, sizeof sa_in) || listen(l, 1) ||
+	    getsockname(l, (struct sockaddr *)&sa_in, &salen))
+		return 1;
+	int cli = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(cli, (struct sockaddr *)&sa_in, sizeof sa_in))
+		return 1;
+	int srv = accept(l, NULL, NULL);
+	t = after(send_oob, cli);
+	FD_ZERO(&rs);
+	FD_SET(p[0], &rs);
+	FD_ZERO(&es);
+	FD_SET(srv, &es);
+	FD_SET(p[0], &es);
+	n = select(maxfd(p[0], srv) + 1, &rs, NULL, &es, NULL);
+	pthread_join(t, NULL);
+	CHECK(n == 1 && FD_ISSET(srv, &es) && !FD_ISSET(p[0], &es) && set_empty(&rs),
+	      "select: urgent data on a TCP socket: in exceptfds");
+	struct pollfd up[2] = { { p[0], POLLIN, 0 }, { srv, POLLPRI, 0 } };
+	CHECK(poll(up, two, 5000) == 1 && (up[1].revents & POLLPRI), "poll: urgent data: POLLPRI");
+	close(srv), close(cli), close(l);
 
 	/* With a signal mask: the kernel swaps the mask in for the wait. */
 	struct sigaction sa = { .sa_handler = sigusr1 };
