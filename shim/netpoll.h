@@ -32,9 +32,10 @@ struct polldesc {
 };
 
 /* One fd of a G that waits on several at once (Go's sudog in a select):
- * the G's nodes, on its stack, are linked on each fd's descriptor while it
- * is parked, and all point at one wake word of the G's.  Whoever flips
- * that word from 0 first readies the G; the others see 1 and leave it. */
+ * the G's nodes (on its stack, mapped for many fds) are linked on each
+ * fd's descriptor while it is parked, and all point at one wake word of
+ * the G's.  Whoever flips that word from 0 first readies the G; the
+ * others see 1 and leave it. */
 struct pollwaiter {
 	struct polldesc *pd;        /* set by the caller */
 	uint32_t gen;               /* pd->evgen as read before the caller's probe */
