@@ -87,13 +87,18 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		gmp_getp();
 		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline);
 	}
+	/* A first look before touching the array: a ready set costs one
+	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
+	 * the kernel's to judge before we read it. */
+	long r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+	if (r != 0 || deadline == 0)
+		return r;
 	struct pollwaiter stack[STACK_NODES];
 	struct pollwaiter *w = NULL;
-	long r;
 	for (;;) {
 		int k = 0;
 		bool parkable = true;
-		if (w == NULL && n > 0 && n <= 1u << 20)
+		if (w == NULL && n > 0)
 			w = nodes_get(stack, n);
 		for (unsigned long i = 0; i < n && parkable; i++)
 			if (fds[i].fd >= 0)
