@@ -245,6 +245,72 @@ static int pingpong(void)
 	return ok;
 }
 
+/* Close races: a waiter in poll or select on {a, b} while main closes a
+ * at varying moments (before the call, between its probe and its park,
+ * while parked), then writes b.  Whenever the close lands, the waiter
+ * must learn of it (POLLNVAL, a set bit, or select's EBADF at entry) and
+ * then see b.  Nodes left linked on a closed fd would crash here. */
+#define RACES 1000
+static int ra[2], rb[2];
+static volatile int race_mode;
+
+static void *race_waiter(void *arg)
+{
+	(void)arg;
+	int watch_a = 1, got_b = 0, ok = 1;
+	for (int tries = 0; !got_b && tries < 1000; tries++) {
+		int n;
+		if (race_mode) {
+			fd_set r;
+			FD_ZERO(&r);
+			if (watch_a)
+				FD_SET(ra[0], &r);
+			FD_SET(rb[0], &r);
+			n = select((ra[0] > rb[0] ? ra[0] : rb[0]) + 1, &r, NULL, NULL, NULL);
+			if (n < 0) { /* a closed before the call */
+				ok &= watch_a;
+				watch_a = 0;
+				continue;
+			}
+			if (watch_a && FD_ISSET(ra[0], &r))
+				watch_a = 0;
+			got_b = FD_ISSET(rb[0], &r);
+		} else {
+			struct pollfd p[2] = { { watch_a ? ra[0] : -1, POLLIN, 0 }, { rb[0], POLLIN, 0 } };
+			n = poll(p, 2, -1);
+			ok &= n > 0;
+			if (p[0].revents & POLLNVAL)
+				watch_a = 0;
+			got_b = p[1].revents & POLLIN;
+		}
+	}
+	result = ok && got_b;
+	return NULL;
+}
+
+static int close_races(void)
+{
+	int ok = 1;
+	for (int i = 0; i < RACES; i++) {
+		race_mode = i & 1;
+		if (pipe(ra) || pipe(rb))
+			abort();
+		pthread_t t;
+		pthread_create(&t, NULL, race_waiter, NULL);
+		if (i % 3)
+			sched_yield();
+		if (i % 5 == 0)
+			usleep(50);
+		close(ra[0]);
+		if (write(rb[1], "x", 1) != 1)
+			abort();
+		pthread_join(t, NULL);
+		ok &= result == 1;
+		close(ra[1]), close(rb[0]), close(rb[1]);
+	}
+	return ok;
+}
+
 int main(void)
 {
 	alarm(120);
@@ -257,6 +323,7 @@ int main(void)
 	if (pipe(idle) != 0)
 		return 1;
 	CHECK(pingpong(), "3,000 round trips through poll and select: none lost");
+	CHECK(close_races(), "1,000 closes racing a poll/select: each reported, then the other fd");
 
 	pthread_t t[NWAIT], c;
 	for (long i = 0; i < NWAIT; i++) {
