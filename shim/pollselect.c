@@ -82,17 +82,17 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	struct timespec ts;
 	if (getg() == NULL) /* a signal handler on an idle M: no G to park */
 		return gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)remaining(deadline, &ts), 0, 8, 0);
-	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
-		/* One fd: park on its evgen directly, no nodes needed. */
-		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline);
-	}
 	/* A first look before touching the array: a ready set costs one
 	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
 	 * the kernel's to judge before we read it. */
 	long r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;
+	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
+		/* One fd: park on its evgen directly, no nodes needed. */
+		gmp_getp();
+		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline);
+	}
 	struct pollwaiter stack[STACK_NODES];
 	struct pollwaiter *w = NULL;
 	for (;;) {

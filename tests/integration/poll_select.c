@@ -202,6 +202,8 @@ int main(void)
 	      "poll: nfds past RLIMIT_NOFILE: EINVAL");
 	errno = 0;
 	CHECK(poll(badp, two, 1000) == -1 && errno == EFAULT, "poll: a bad array: EFAULT");
+	errno = 0;
+	CHECK(poll(badp, 1, 1000) == -1 && errno == EFAULT, "poll: a bad one-entry array: EFAULT");
 
 	/* Negative fds are skipped; no fds at all is a sleep. */
 	struct pollfd neg[2] = { { -1, POLLIN, 0x7 }, { p[0], POLLIN, 0 } };
