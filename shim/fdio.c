@@ -48,8 +48,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);
 		if (w == ETIMEDOUT)
 			return -EAGAIN; /* what SO_RCVTIMEO/SO_SNDTIMEO give */
-		if (w == EBADF)
-			return -EBADF;
+		if (w == EBADF || w == EINTR)
+			return -w;
 	}
 }
 

@@ -172,6 +172,10 @@ int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t 
 	__atomic_sub_fetch(&nwaiters, 1, __ATOMIC_ACQ_REL);
 	if (__atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != seq)
 		return EBADF;
+	/* A signal handler that does not restart calls ends the wait; one
+	 * that does leaves it to go on, as the kernel's read would. */
+	if (r == EINTR && !getg()->sigrestart)
+		return EINTR;
 	return r == ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
