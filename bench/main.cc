@@ -39,5 +39,7 @@ GMP_BENCH(rwlock_read_mostly, 400000);
 GMP_BENCH(barrier_round, 20000);
 GMP_BENCH(timedwait_expired, 200000);
 GMP_BENCH(sleepers, 10000);
+GMP_BENCH(cpu_bound, 20000);
+GMP_BENCH(pthread_kill_self, 50000);
 
 BENCHMARK_MAIN();

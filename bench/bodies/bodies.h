@@ -20,6 +20,8 @@ void bench_rwlock_read_mostly(long iters);
 void bench_barrier_round(long iters);
 void bench_timedwait_expired(long iters);
 void bench_sleepers(long iters);
+void bench_cpu_bound(long iters);
+void bench_pthread_kill_self(long iters);
 
 #ifdef __cplusplus
 }
