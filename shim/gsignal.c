@@ -190,16 +190,13 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 }
 
 /* Makes a waiting G see the signals pending on it: out of its wait queue
- * with EINTR, and runnable.  Any context. */
-static void interrupt_parked(struct g *gp)
+ * with EINTR, and runnable, on mp's P (NULL: none to use). */
+static void interrupt_parked(struct m *mp, struct g *gp)
 {
 	if (!gmp_semq_interrupt(gp))
 		return;
-	struct g *self = getg();
-	struct m *mp = self ? self->m : NULL;
-	/* On g0 or off any G (a handler on an idle M) there is no P to use. */
 	gp->schedlink = NULL;
-	gmp_ready_list(mp && mp->curg == self ? mp : NULL, gp);
+	gmp_ready_list(mp, gp);
 }
 
 /* Gets sig to gp: pthread_kill. */
@@ -224,9 +221,12 @@ void gmp_sig_send(struct g *gp, int sig)
 			gmp_sigsend(mp, SIGREQ_DELIVER);
 		break;
 	}
-	case G_WAITING:
-		interrupt_parked(gp);
+	case G_WAITING: {
+		/* Off any G (a handler on an idle M) there is no P to use. */
+		struct g *self = getg();
+		interrupt_parked(self && self->m && self->m->curg == self ? self->m : NULL, gp);
 		break;
+	}
 	default:
 		break; /* runnable: raised when it runs */
 	}
@@ -234,10 +234,10 @@ void gmp_sig_send(struct g *gp, int sig)
 
 /* park_m, on g0, once gp is parked: a signal sent while it was on its way
  * to sleep found it still running; see to it now. */
-void gmp_sig_parked(struct g *gp)
+void gmp_sig_parked(struct m *mp, struct g *gp)
 {
 	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask)
-		interrupt_parked(gp);
+		interrupt_parked(mp, gp);
 }
 
 void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as)

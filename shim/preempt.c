@@ -88,26 +88,6 @@ void preemptone(struct p *pp)
 		gmp_sigsend(mp, SIGREQ_PREEMPT);
 }
 
-/* On g0, after a preempted G switched out: it goes to the global queue so
- * that everything queued locally runs first (proc.go: goschedImpl). */
-static void gopreempt_m(struct g *gp, void *arg)
-{
-	(void)arg;
-	casgstatus(gp, G_RUNNING, G_RUNNABLE);
-	gp->m->curg = NULL;
-	gp->m = NULL;
-	lock(&sched.lock);
-	globrunqput(gp);
-	unlock(&sched.lock);
-}
-
-void gmp_gopreempt(void)
-{
-	struct g *gp = getg();
-	gp->preempt = 0;
-	mcall(gopreempt_m, NULL);
-}
-
 /* The G this M was running when the signal landed, if the signal landed
  * on that G's own stack: on g0 the FS base may still name the last G. */
 struct g *gmp_signal_g(void *uc)
@@ -139,6 +119,9 @@ static void async_preempt(void *ucv)
 	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
 	if (!gmp_pc_async_safe(pc))
 		return; /* it yields at its next preemption point */
+	gp->preempt = 0;
+	if (gmp_nothing_else(mp->p))
+		return; /* it would only be resumed at once */
 	/* The handler runs with every signal blocked; the next G on this M
 	 * must run with its own mask, not that one. */
 	ucontext_t *uc = ucv;
@@ -146,7 +129,9 @@ static void async_preempt(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
-	gmp_gopreempt();
+	/* To the global queue, behind everything queued locally (proc.go:
+	 * gopreempt_m). */
+	mcall(gosched_m, NULL);
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
 	getg()->m->sigmask = mask;
@@ -159,8 +144,8 @@ void gmp_preempt_yield(void)
 	struct g *gp = getg();
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return;
-	gmp_getp();
-	gmp_gopreempt();
+	gp->preempt = 0;
+	gosched();
 }
 
 void gmp_rescue_signal(void *uc);

@@ -258,11 +258,12 @@ static void dropg(struct m *mp, struct g *gp)
 static void park_m(struct g *gp, void *argp)
 {
 	struct parkargs *pa = argp; /* lives on gp's stack, which is saved */
+	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_WAITING);
-	dropg(gp->m, gp);
+	dropg(mp, gp);
 	if (pa->unlockf)
 		pa->unlockf(gp, pa->arg);
-	gmp_sig_parked(gp);
+	gmp_sig_parked(mp, gp);
 }
 
 /* Parks the running G.  unlockf runs on g0 after the G is saved: it
@@ -278,7 +279,7 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 	gp->waitreason = WAIT_NONE;
 }
 
-static void gosched_m(struct g *gp, void *arg)
+void gosched_m(struct g *gp, void *arg)
 {
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
 	dropg(gp->m, gp);
@@ -287,18 +288,21 @@ static void gosched_m(struct g *gp, void *arg)
 	unlock(&sched.lock);
 }
 
+/* Nothing else to run anywhere, and no timer due: yielding would only
+ * cost a trip through the scheduler. */
+bool gmp_nothing_else(struct p *pp)
+{
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0)
+		return false;
+	int64_t next = gmp_timers_next();
+	return next < 0 || next > gmp_nanotime();
+}
+
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
-	struct p *pp = gmp_getp();
-	/* Nothing else to run anywhere, and no timer due: yielding would
-	 * only cost a trip through the scheduler. */
-	if (runqempty(pp) && load_acq(&sched.runqsize) == 0) {
-		int64_t next = gmp_timers_next();
-		if (next < 0 || next > gmp_nanotime())
-			return;
-	}
-	mcall(gosched_m, NULL);
+	if (!gmp_nothing_else(gmp_getp()))
+		mcall(gosched_m, NULL);
 }
 
 void gmp_exit_reap(struct m *mp, struct g *gp);
