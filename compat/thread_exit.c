@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "shim/runtime.h"
+#include "shim/sigmask.h"
 
 void gmp_keys_run_destructors(struct g *gp);
 
@@ -22,7 +23,9 @@ void gmp_thread_exit(void *retval)
 	if (call_tls_dtors)
 		call_tls_dtors();
 	gmp_keys_run_destructors(gp);
+	gmp_sigmask_count(gp->sigmask, -1);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);
+	gmp_sigmask_recheck();
 	goexit();
 }

@@ -66,11 +66,23 @@ static void *private_sym(void *handle, const char *name)
 	return p;
 }
 
+static void (*ctype_init)(void);
+
+/* What NPTL's start_thread sets up in a new thread before its start
+ * routine: the ctype table pointers (TLS words that start out zero, read
+ * by isalpha, tolower, printf's %g) and, once, where malloc's state lies. */
+void gmp_tls_thread_start(void)
+{
+	ctype_init();
+	gmp_tls_learn_malloc();
+}
+
 void gmp_tls_init(void)
 {
 	dl_allocate_tls = private_sym(RTLD_DEFAULT, "_dl_allocate_tls");
 	dl_allocate_tls_init = private_sym(RTLD_DEFAULT, "_dl_allocate_tls_init");
 	dl_get_tls_static_info = private_sym(RTLD_DEFAULT, "_dl_get_tls_static_info");
+	ctype_init = private_sym(RTLD_DEFAULT, "__ctype_init");
 	dl_get_tls_static_info(&static_size, &static_align);
 	tcb_size = *(const uint32_t *)private_sym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
 	/* libthread_db field descriptors: { size in bits, count, offset }. */

@@ -27,6 +27,7 @@ void *gmp_tls_standalone(int tid);
 void gmp_tls_adopt_main(struct g *gp);
 /* Learns where malloc keeps its thread cache; call on a fresh G. */
 void gmp_tls_learn_malloc(void);
+void gmp_tls_thread_start(void);
 
 /* Around a dlopen: copy the static TLS images of modules it loaded into
  * every live G (ld.so only knows NPTL's threads). */

@@ -97,38 +97,6 @@ GMP_EXPORT int waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 	return (int)BLOCKING(SYS_waitid, type, id, (long)info, options, 0, 0);
 }
 
-GMP_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
-{
-	return (int)BLOCKING(SYS_rt_sigtimedwait, (long)set, (long)info, (long)ts, 8, 0, 0);
-}
-
-GMP_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
-{
-	return sigtimedwait(set, info, NULL);
-}
-
-GMP_EXPORT int sigwait(const sigset_t *set, int *sig)
-{
-	long r;
-	do
-		r = gmp_blocking_syscall6(SYS_rt_sigtimedwait, (long)set, 0, 0, 8, 0, 0);
-	while (r == -EINTR);
-	if (r < 0)
-		return (int)-r;
-	*sig = (int)r;
-	return 0;
-}
-
-GMP_EXPORT int pause(void)
-{
-	return (int)BLOCKING(SYS_pause, 0, 0, 0, 0, 0, 0);
-}
-
-GMP_EXPORT int sigsuspend(const sigset_t *mask)
-{
-	return (int)BLOCKING(SYS_rt_sigsuspend, (long)mask, 8, 0, 0, 0, 0);
-}
-
 GMP_EXPORT int msgsnd(int id, const void *msg, size_t n, int flags)
 {
 	return (int)BLOCKING(SYS_msgsnd, id, (long)msg, (long)n, flags, 0, 0);

@@ -89,9 +89,14 @@ GMP_EXPORT int timerfd_create(int clockid, int flags)
 	return (int)created(gmp_syscall(SYS_timerfd_create, clockid, flags | NB, 0), usernb(flags));
 }
 
-GMP_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
+GMP_EXPORT int signalfd(int fd, const sigset_t *mask_in, int flags)
 {
+	/* The runtime's signal is never the program's to read: its requests
+	 * must reach the runtime's handler, not a reader. */
 	gmp_ensure_init();
+	sigset_t own = *mask_in;
+	sigdelset(&own, gmp_preemptsig);
+	const sigset_t *mask = &own;
 	if (fd != -1) /* changes the mask of an existing signalfd */
 		return (int)gmp_ret(gmp_syscall6(SYS_signalfd4, fd, (long)mask, 8, flags, 0, 0));
 	return (int)created(gmp_syscall6(SYS_signalfd4, -1, (long)mask, 8, flags | NB, 0, 0), usernb(flags));

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 
 #include "export.h"
+#include "shim/sigmask.h"
 #include "shim/netpoll.h"
 
 void __chk_fail(void) __attribute__((noreturn));
@@ -51,6 +52,22 @@ static int64_t ts_deadline(const struct timespec *ts)
 	return after(ts->tv_sec, ts->tv_nsec);
 }
 
+/* A blocking call whose argument `at` (0-based) is a signal mask the
+ * kernel applies for its duration: see gmp_sig_masked_enter. */
+static long masked_call(long nr, long *a, const sigset_t *mask, int at)
+{
+	if (getg() == NULL) {
+		a[at] = (long)mask;
+		return gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
+	struct gmp_sigcall c;
+	gmp_sig_masked_enter(&c, mask);
+	a[at] = (long)&c.kmask;
+	long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	gmp_sig_masked_exit(&c);
+	return r;
+}
+
 GMP_EXPORT int poll(struct pollfd *fds, nfds_t n, int ms)
 {
 	return (int)gmp_ret(gmp_poll(fds, n, ms_deadline(ms)));
@@ -72,8 +89,8 @@ GMP_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, co
 	struct timespec left;
 	if (ts)
 		left = *ts; /* the kernel writes back what remains; ppoll's caller sees no change */
-	return (int)gmp_ret(gmp_blocking_syscall6(SYS_ppoll, (long)fds, (long)n, ts ? (long)&left : 0, (long)mask,
-						  8, 0));
+	long a[6] = { (long)fds, (long)n, ts ? (long)&left : 0, 0, 8, 0 };
+	return (int)gmp_ret(masked_call(SYS_ppoll, a, mask, 3));
 }
 
 GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask,
@@ -122,12 +139,20 @@ GMP_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct time
 	struct timespec left;
 	if (ts)
 		left = *ts; /* pselect leaves the caller's timeout alone */
+	struct gmp_sigcall c;
 	struct {
-		const sigset_t *ss;
+		const void *ss;
 		size_t len;
-	} sig = { mask, 8 };
-	return (int)gmp_ret(gmp_blocking_syscall6(SYS_pselect6, n, (long)r, (long)w, (long)e, ts ? (long)&left : 0,
-						  (long)&sig));
+	} sig = { &c.kmask, 8 };
+	/* As masked_call, with the mask behind pselect6's pointer pair. */
+	if (getg() == NULL)
+		sig.ss = mask;
+	else
+		gmp_sig_masked_enter(&c, mask);
+	long ret = gmp_syscall6(SYS_pselect6, n, (long)r, (long)w, (long)e, ts ? (long)&left : 0, (long)&sig);
+	if (getg() != NULL)
+		gmp_sig_masked_exit(&c);
+	return (int)gmp_ret(ret);
 }
 
 struct epoll_args {
@@ -149,9 +174,13 @@ static long do_epoll(int epfd, struct epoll_event *ev, int max, int64_t deadline
 		gmp_getp();
 		return gmp_fd_wait_ready(epfd, epoll_probe, &(struct epoll_args){ epfd, ev, max }, deadline);
 	}
-	if (ts)
-		return gmp_blocking_syscall6(SYS_epoll_pwait2, epfd, (long)ev, max, (long)ts, (long)mask, 8);
-	return gmp_blocking_syscall6(SYS_epoll_pwait, epfd, (long)ev, max, ms, (long)mask, 8);
+	if (mask == NULL) {
+		if (ts)
+			return gmp_blocking_syscall6(SYS_epoll_pwait2, epfd, (long)ev, max, (long)ts, 0, 8);
+		return gmp_blocking_syscall6(SYS_epoll_pwait, epfd, (long)ev, max, ms, 0, 8);
+	}
+	long a[6] = { epfd, (long)ev, max, ts ? (long)ts : ms, 0, 8 };
+	return masked_call(ts ? SYS_epoll_pwait2 : SYS_epoll_pwait, a, mask, 4);
 }
 
 GMP_EXPORT int epoll_wait(int epfd, struct epoll_event *ev, int max, int ms)

@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <string.h>
 
 #include "export.h"
 #include "shim/runtime.h"
@@ -30,6 +32,10 @@ static void read_attr(const pthread_attr_t *attr, struct gmp_threadattr *ta)
 	ta->inheritsched = inherit;
 	ta->sched_policy = policy;
 	ta->sched_priority = param.sched_priority;
+	sigset_t mask;
+	ta->has_sigmask = pthread_attr_getsigmask_np(attr, &mask) == 0;
+	if (ta->has_sigmask)
+		memcpy(&ta->sigmask, &mask, sizeof ta->sigmask);
 }
 
 GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),

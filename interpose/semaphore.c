@@ -83,6 +83,8 @@ static int wait_common(struct gmp_sem *s, int64_t deadline)
 		__atomic_add_fetch(&s->nwaiters, 1, __ATOMIC_ACQ_REL);
 		int err = gmp_futexwait(&s->value, 0, deadline, WAIT_SEMA);
 		__atomic_sub_fetch(&s->nwaiters, 1, __ATOMIC_ACQ_REL);
+		if (err == EINTR)
+			return EINTR; /* a semaphore wait is never restarted (signal(7)) */
 		if (err == ETIMEDOUT) {
 			if (trydec(s) == 0)
 				return 0;

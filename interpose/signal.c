@@ -1,17 +1,24 @@
-/* SIGURG belongs to the runtime (rescue.c, and preemption): the program's
- * own SIGURG action is kept aside and called for every SIGURG that is not
- * the runtime's, so the program sees the action it set. */
+/* Signals per thread: masks, thread-directed signals, signal waits and
+ * alternate stacks follow the G, not the OS thread under it (the
+ * mechanism is in shim/gsignal.c).  The runtime's own signal (SIGURG by
+ * default) stays installed; the program's action for it is kept aside
+ * and called for every instance that is not the runtime's. */
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "shim/runtime.h"
+#include "shim/sigmask.h"
 
 GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	if (sig != SIGURG || !gmp_initialized)
+	if (sig != gmp_preemptsig || !gmp_initialized)
 		return GMP_REAL(sigaction)(sig, act, old);
-	gmp_sigurg_action(act, old);
+	gmp_preemptsig_action(act, old);
 	return 0;
 }
 
@@ -32,9 +39,164 @@ static __sighandler_t set_handler(int sig, __sighandler_t h, int flags)
  * of our sight. */
 GMP_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 {
-	if (sig != SIGURG || !gmp_initialized)
+	if (sig != gmp_preemptsig || !gmp_initialized)
 		return GMP_REAL(signal)(sig, h);
 	return set_handler(sig, h, SA_RESTART);
 }
 
 GMP_EXPORT __sighandler_t bsd_signal(int sig, __sighandler_t h) __attribute__((alias("signal")));
+
+/* Off any G (the template thread, sysmon, a handler on an idle M) the
+ * calls act on the OS thread, as glibc's do. */
+static struct g *curg(void)
+{
+	return gmp_initialized ? getg() : NULL;
+}
+
+GMP_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (curg() == NULL)
+		return GMP_REAL(pthread_sigmask)(how, set, old);
+	uint64_t s, o;
+	if (set)
+		memcpy(&s, set, sizeof s);
+	int err = gmp_sigmask_change(how, set ? &s : NULL, old ? &o : NULL);
+	if (err == 0 && old) {
+		sigemptyset(old);
+		memcpy(old, &o, sizeof o);
+	}
+	return err;
+}
+
+GMP_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (curg() == NULL)
+		return GMP_REAL(sigprocmask)(how, set, old);
+	int err = pthread_sigmask(how, set, old);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+GMP_EXPORT int pthread_kill(pthread_t t, int sig)
+{
+	gmp_ensure_init();
+	if (sig < 0 || sig >= NSIG)
+		return EINVAL;
+	struct g *gp = gmp_registry_get((void *)t);
+	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return ESRCH;
+	if (sig == 0)
+		return 0;
+	if (sig == 32 || sig == 33)
+		return EINVAL; /* glibc's own, as NPTL answers */
+	gmp_sig_send(gp, sig);
+	return 0;
+}
+
+GMP_EXPORT int raise(int sig)
+{
+	struct g *gp = curg();
+	if (gp == NULL)
+		return GMP_REAL(raise)(sig);
+	if (sig <= 0 || sig >= NSIG || sig == 32 || sig == 33) {
+		errno = EINVAL;
+		return -1;
+	}
+	gmp_sig_send(gp, sig);
+	return 0;
+}
+
+/* Signal waits.  The runtime's own requests are thread-directed and never
+ * meant for the program: a wait that dequeues one handles it as the
+ * handler would have and waits again. */
+static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
+{
+	siginfo_t own;
+	if (info == NULL)
+		info = &own;
+	int64_t deadline = ts ? gmp_nanotime() + ts->tv_sec * 1000000000LL + ts->tv_nsec : -1;
+	for (;;) {
+		struct timespec left, *tsp = NULL;
+		if (deadline >= 0) {
+			int64_t ns = deadline - gmp_nanotime();
+			if (ns < 0)
+				ns = 0;
+			left = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
+			tsp = &left;
+		}
+		long r = gmp_blocking_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
+		if (r < 0 || !gmp_sig_is_runtime(info))
+			return (int)gmp_ret(r);
+	}
+}
+
+GMP_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
+{
+	return sigwait_filtered(set, info, ts);
+}
+
+GMP_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigwait_filtered(set, info, NULL);
+}
+
+GMP_EXPORT int sigwait(const sigset_t *set, int *sig)
+{
+	int r;
+	do
+		r = sigwait_filtered(set, NULL, NULL);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return errno;
+	*sig = r;
+	return 0;
+}
+
+GMP_EXPORT int pause(void)
+{
+	return (int)gmp_ret(gmp_blocking_syscall6(SYS_pause, 0, 0, 0, 0, 0, 0));
+}
+
+GMP_EXPORT int sigsuspend(const sigset_t *mask)
+{
+	if (curg() == NULL)
+		return GMP_REAL(sigsuspend)(mask);
+	struct gmp_sigcall c;
+	gmp_sig_masked_enter(&c, mask);
+	long r = gmp_syscall6(SYS_rt_sigsuspend, (long)&c.kmask, 8, 0, 0, 0, 0);
+	gmp_sig_masked_exit(&c);
+	return (int)gmp_ret(r);
+}
+
+/* The alternate signal stack is the thread's: stored per G and loaded
+ * into the kernel with the G (execute). */
+GMP_EXPORT int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	struct g *gp = curg();
+	if (gp == NULL)
+		return GMP_REAL(sigaltstack)(ss, old);
+	int err = gmp_sigaltstack(gp, ss, old);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* Pending for the thread: what the kernel holds for the process and the
+ * M, and what was sent to this G and waits for it to unblock it. */
+GMP_EXPORT int sigpending(sigset_t *set)
+{
+	struct g *gp = curg();
+	int r = GMP_REAL(sigpending)(set);
+	if (r == 0 && gp) {
+		uint64_t k;
+		memcpy(&k, set, sizeof k);
+		k |= __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST);
+		memcpy(set, &k, sizeof k);
+	}
+	return r;
+}

@@ -25,7 +25,16 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 	} else {
 		deadline = gmp_nanotime() + req->tv_sec * 1000000000LL + req->tv_nsec;
 	}
-	gmp_sleep_until(deadline);
+	if (gmp_sleep_until(deadline) == EINTR) {
+		/* A handler ran: report the time left, as the kernel does. */
+		if (rem && !(flags & TIMER_ABSTIME)) {
+			int64_t left = deadline - gmp_nanotime();
+			if (left < 0)
+				left = 0;
+			*rem = (struct timespec){ left / 1000000000LL, left % 1000000000LL };
+		}
+		return EINTR;
+	}
 	if (rem && !(flags & TIMER_ABSTIME))
 		*rem = (struct timespec){ 0, 0 };
 	return 0;
@@ -49,7 +58,8 @@ GMP_EXPORT int usleep(useconds_t us)
 
 GMP_EXPORT unsigned int sleep(unsigned int s)
 {
-	struct timespec ts = { s, 0 };
-	nanosleep(&ts, NULL);
+	struct timespec ts = { s, 0 }, rem = { 0, 0 };
+	if (nanosleep(&ts, &rem) < 0)
+		return (unsigned int)rem.tv_sec + (rem.tv_nsec > 0);
 	return 0;
 }

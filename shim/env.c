@@ -1,6 +1,7 @@
 /* Configuration from the environment, Go-style.  A malformed value gets
  * one line on stderr and the default. */
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,80 @@ int gmp_env_maxprocs(void)
 	return 1;
 }
 
+/* GMP_TIMESLICE: how long a G may run before sysmon preempts it, as a
+ * number with a unit (ns, us, ms, s: "10ms", "500us"); 0 turns preemption
+ * off.  Preemption needs a sysmon tick to notice, so slices below 100us
+ * are rounded up to it. */
+static void env_timeslice(void)
+{
+	const char *s = getenv("GMP_TIMESLICE");
+	if (s == NULL)
+		return;
+	static const struct {
+		const char *unit;
+		int64_t ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	int64_t scale = -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].unit) == 0)
+			scale = units[i].ns;
+	if (end == s || v < 0 || v > 3600 || (scale < 0 && !(v == 0 && *end == '\0'))) {
+		gmp_printf("gmpshim: ignoring GMP_TIMESLICE=%s: want a duration such as 10ms, 500us or 0\n", s);
+		return;
+	}
+	int64_t ns = scale < 0 ? 0 : v * scale;
+	gmp_timeslice_ns = ns > 0 && ns < 100000 ? 100000 : ns;
+}
+
+/* GMP_PREEMPTSIG: the signal the runtime takes for itself, SIGURG unless
+ * the program needs that one: a number, or a name with or without SIG,
+ * or RTMIN+n / RTMAX-n.  Signals the kernel or glibc reserve, and those
+ * that report faults, are refused. */
+static void env_preemptsig(void)
+{
+	const char *s = getenv("GMP_PREEMPTSIG");
+	if (s == NULL)
+		return;
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = { { "URG", SIGURG }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "WINCH", SIGWINCH },
+		      { "PWR", SIGPWR }, { "IO", SIGIO },     { "PROF", SIGPROF }, { "VTALRM", SIGVTALRM },
+		      { "XCPU", SIGXCPU }, { "SYS", SIGSYS } };
+	const char *n = strncmp(s, "SIG", 3) == 0 ? s + 3 : s;
+	int sig = 0;
+	char *end;
+	if (strncmp(n, "RTMIN+", 6) == 0 || strncmp(n, "RTMAX-", 6) == 0) {
+		long k = strtol(n + 6, &end, 10);
+		if (*end == '\0' && end != n + 6)
+			sig = n[3] == 'I' ? SIGRTMIN + (int)k : SIGRTMAX - (int)k;
+	} else if (n[0] >= '0' && n[0] <= '9') {
+		long k = strtol(n, &end, 10);
+		if (*end == '\0')
+			sig = (int)k;
+	} else {
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (strcmp(n, names[i].name) == 0)
+				sig = names[i].sig;
+	}
+	bool reserved = sig == SIGKILL || sig == SIGSTOP || sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+			sig == SIGFPE || sig == SIGTRAP || sig == SIGABRT || (sig > SIGSYS && sig < SIGRTMIN);
+	if (sig < 1 || sig > SIGRTMAX || reserved) {
+		gmp_printf("gmpshim: ignoring GMP_PREEMPTSIG=%s: want a signal such as SIGURG, SIGUSR2 or "
+			   "SIGRTMIN+1\n", s);
+		return;
+	}
+	gmp_preemptsig = sig;
+}
+
+void gmp_env_preempt(void)
+{
+	env_timeslice();
+	env_preemptsig();
+}
+
 /* GMPDEBUG=name=value,name=value */
 void gmp_env_debug(void)
 {
@@ -54,6 +129,9 @@ void gmp_env_debug(void)
 		if (strcmp(item, "verbose") == 0) {
 			if (parse_int("GMPDEBUG verbose", eq + 1, 0, 9, &v) == 0)
 				gmp_debug.verbose = v;
+		} else if (strcmp(item, "asyncpreemptoff") == 0) {
+			if (parse_int("GMPDEBUG asyncpreemptoff", eq + 1, 0, 1, &v) == 0)
+				gmp_asyncpreemptoff = v;
 		} else {
 			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
 		}

@@ -50,6 +50,11 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 			return -EAGAIN; /* what SO_RCVTIMEO/SO_SNDTIMEO give */
 		if (w == EBADF)
 			return -EBADF;
+		/* A handler ran (a signal sent to this thread): the call ends
+		 * with EINTR unless the handler restarts calls and the socket
+		 * has no timeout (signal(7)). */
+		if (w == EINTR && (!gp->sigrestart || deadline >= 0))
+			return -EINTR;
 	}
 }
 
@@ -136,7 +141,10 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 			return r;
 		/* At the deadline, or with the fd gone from under us, one
 		 * last probe reports it as the kernel would (0, POLLNVAL, EBADF). */
-		if (gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ) != 0)
+		int w = gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ);
+		if (w == EINTR)
+			return -EINTR; /* poll and epoll_wait are never restarted */
+		if (w != 0)
 			return probe(arg);
 	}
 }

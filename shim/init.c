@@ -2,18 +2,21 @@
  * becomes the main G running on M0, which gets a g0 region of its own for
  * scheduling; from then on main is a G like any other and may migrate. */
 #include <pthread.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "compat/realsym.h"
 #include "compat/tls.h"
 #include "runtime.h"
+#include "sigmask.h"
 
 struct g gmp_main_g;
 int gmp_initialized;
 
 int gmp_env_maxprocs(void);
 void gmp_env_debug(void);
+void gmp_env_preempt(void);
 void gmp_start_templatethread(void);
 void gmp_bootstrap_m0(struct m *m0, struct g *gp);
 int gmp_newtid(void);
@@ -39,6 +42,7 @@ void gmp_init(void)
 		return;
 	gmp_arch_init();
 	gmp_env_debug();
+	gmp_env_preempt();
 	int nprocs = gmp_env_maxprocs();
 	gmp_realsym_init();
 	gmp_tls_init();
@@ -58,6 +62,13 @@ void gmp_init(void)
 	gmp_procs_init(nprocs);
 	struct m *m0 = allocm();
 	m0->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&m0->sigmask, 8, 0, 0);
+	gp->sigmask = m0->sigmask;
+	gmp_sigmask_count(gp->sigmask, 1);
+	stack_t alt;
+	if (gmp_syscall(SYS_sigaltstack, 0, &alt, 0) == 0 && !(alt.ss_flags & SS_DISABLE))
+		gp->altstack = m0->altstack =
+			(struct gmp_altstack){ alt.ss_sp, alt.ss_size, alt.ss_flags & ~SS_ONSTACK };
 	m0->owntcb = gmp_tls_standalone(gmp_newtid());
 	m0->curfs = gp->tcb;
 	m0->g0_sp = gmp_arch_new_context((uintptr_t)m0 + M_REGION_SIZE, gmp_m0_g0_entry, m0);

@@ -7,12 +7,14 @@
  * (malloc's tcache for the DTV), and a scheduler on g0 has only a stale FS
  * base, possibly belonging to a G running elsewhere. */
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "compat/realsym.h"
 #include "runtime.h"
+#include "sigmask.h"
 
 #define PAGE 4096
 
@@ -37,6 +39,8 @@ struct m *allocm(void)
 	memset(mp, 0, sizeof *mp);
 	lock(&sched.lock);
 	mp->id = sched.mcount++;
+	mp->alllink = sched.allm;
+	__atomic_store_n(&sched.allm, mp, __ATOMIC_RELEASE);
 	unlock(&sched.lock);
 	mp->fastrand = (uint32_t)(gmp_nanotime() ^ ((uintptr_t)mp >> 12)) | 1;
 	return mp;
@@ -46,6 +50,7 @@ static void *mstart(void *arg)
 {
 	struct m *mp = arg;
 	mp->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mp->sigmask, 8, 0, 0);
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
 	mstart_on_g0(mp);
@@ -83,6 +88,7 @@ void newm(struct p *pp, bool spinning)
 
 static void *templatethread(void *arg)
 {
+	gmp_block_signals();
 	for (;;) {
 		notesleep(&newmwake);
 		noteclear(&newmwake);

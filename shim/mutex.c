@@ -52,6 +52,7 @@ int gmp_mutex_trylock(uint32_t *w)
 
 int gmp_mutex_lock(uint32_t *w, int64_t deadline)
 {
+	gmp_preempt_point();
 	if (cas(w, 0, LOCKED))
 		return 0;
 	int64_t waitstart = 0;

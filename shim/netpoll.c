@@ -181,7 +181,7 @@ int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t 
 	gmp_netpoll_waiter_count(-1);
 	if (__atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != seq)
 		return EBADF;
-	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+	return r == ETIMEDOUT || r == EINTR ? r : 0;
 }
 
 struct g *gmp_netpoll(int64_t delay)

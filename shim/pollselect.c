@@ -112,7 +112,12 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 			break;
 		}
 		gmp_getp();
-		if (gmp_netpoll_wait_many(w, k, deadline) == ETIMEDOUT) {
+		int wr = gmp_netpoll_wait_many(w, k, deadline);
+		if (wr == EINTR) {
+			r = -EINTR; /* a handler ran: poll is never restarted */
+			break;
+		}
+		if (wr == ETIMEDOUT) {
 			/* A last look, as the kernel's scan after its timeout. */
 			r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
 			break;
@@ -240,7 +245,12 @@ long gmp_select(int n, fd_set *r, fd_set *w, fd_set *e, int64_t deadline)
 			break;
 		}
 		gmp_getp();
-		if (gmp_netpoll_wait_many(nw, k, deadline) == ETIMEDOUT) {
+		int wr = gmp_netpoll_wait_many(nw, k, deadline);
+		if (wr == EINTR) {
+			res = -EINTR; /* a handler ran: select is never restarted */
+			break;
+		}
+		if (wr == ETIMEDOUT) {
 			res = select_rescan(&ss); /* the kernel's scan after its timeout */
 			break;
 		}

@@ -60,7 +60,7 @@ int gmp_netpoll_wait_many(struct pollwaiter *w, int n, int64_t deadline)
 	}
 	for (int i = 0; i < linked; i++)
 		unlink_node(&w[i]);
-	return r == ETIMEDOUT ? ETIMEDOUT : 0;
+	return r == ETIMEDOUT || r == EINTR ? r : 0;
 }
 
 struct g *gmp_pollwaiters_wake(struct polldesc *pd, struct g *list)

@@ -8,6 +8,7 @@
 
 #include "netpoll.h"
 #include "runtime.h"
+#include "sigmask.h"
 
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -165,6 +166,7 @@ bool stopm(struct m *mp, int64_t deadline)
 		gmp_arch_setfs(mp->owntcb);
 		mp->curfs = mp->owntcb;
 	}
+	gmp_sigmask_idle(mp);
 	int64_t ns = -1;
 	if (deadline >= 0) {
 		ns = deadline - gmp_nanotime();
@@ -235,7 +237,10 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	mp->after_switch = fn;
 	mp->after_arg = arg;
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
-	/* Resumed, possibly on another M. */
+	/* Resumed, possibly on another M.  Signals sent to the thread
+	 * meanwhile are raised here, on its own stack. */
+	if (__builtin_expect(gp->sigpending != 0, 0))
+		gmp_sig_deliver_pending();
 }
 
 struct parkargs {
@@ -253,10 +258,12 @@ static void dropg(struct m *mp, struct g *gp)
 static void park_m(struct g *gp, void *argp)
 {
 	struct parkargs *pa = argp; /* lives on gp's stack, which is saved */
+	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_WAITING);
-	dropg(gp->m, gp);
+	dropg(mp, gp);
 	if (pa->unlockf)
 		pa->unlockf(gp, pa->arg);
+	gmp_sig_parked(mp, gp);
 }
 
 /* Parks the running G.  unlockf runs on g0 after the G is saved: it
@@ -272,7 +279,7 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 	gp->waitreason = WAIT_NONE;
 }
 
-static void gosched_m(struct g *gp, void *arg)
+void gosched_m(struct g *gp, void *arg)
 {
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
 	dropg(gp->m, gp);
@@ -281,18 +288,21 @@ static void gosched_m(struct g *gp, void *arg)
 	unlock(&sched.lock);
 }
 
+/* Nothing else to run anywhere, and no timer due: yielding would only
+ * cost a trip through the scheduler. */
+bool gmp_nothing_else(struct p *pp)
+{
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0)
+		return false;
+	int64_t next = gmp_timers_next();
+	return next < 0 || next > gmp_nanotime();
+}
+
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
-	struct p *pp = gmp_getp();
-	/* Nothing else to run anywhere, and no timer due: yielding would
-	 * only cost a trip through the scheduler. */
-	if (runqempty(pp) && load_acq(&sched.runqsize) == 0) {
-		int64_t next = gmp_timers_next();
-		if (next < 0 || next > gmp_nanotime())
-			return;
-	}
-	mcall(gosched_m, NULL);
+	if (!gmp_nothing_else(gmp_getp()))
+		mcall(gosched_m, NULL);
 }
 
 void gmp_exit_reap(struct m *mp, struct g *gp);
@@ -303,6 +313,9 @@ static void goexit0(struct g *gp, void *arg)
 	casgstatus(gp, G_RUNNING, G_DEAD);
 	dropg(mp, gp);
 	gmp_exit_reap(mp, gp);
+	/* The thread is gone, and so is its mask: a signal only it took must
+	 * not land on this M now. */
+	gmp_sigmask_idle(mp);
 }
 
 void goexit(void)
@@ -432,6 +445,7 @@ top:
 	 * until the next timer (proc.go: findRunnable's blocking netpoll). */
 	if (gmp_netpoll_waiters() > 0 && __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
 		int64_t next = gmp_timers_next();
+		gmp_sigmask_idle(mp);
 		gmp_netpoll_set_until(next);
 		int64_t delay = next < 0 ? -1 : next - gmp_nanotime();
 		struct g *list = gmp_netpoll(next < 0 ? -1 : delay > 0 ? delay : 0);
@@ -486,6 +500,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 {
 	mp->curg = gp;
 	gp->m = mp;
+	gp->preempt = 0;
 	casgstatus(gp, G_RUNNABLE, G_RUNNING);
 	if (!inherit)
 		__atomic_store_n(&mp->p->schedtick, mp->p->schedtick + 1, __ATOMIC_RELEASE);
@@ -494,6 +509,8 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 		gmp_arch_setfs(gp->tcb);
 		mp->curfs = gp->tcb;
 	}
+	gmp_sigmask_load(mp, gp);
+	gmp_altstack_load(mp, gp);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
 	g0_after_switch(mp, gp);
 }
@@ -608,9 +625,12 @@ void sched_fork(enum gmp_fork_phase phase)
 	}
 	struct g *gp = getg();
 	struct m *mp = gp->m;
+	gmp_sig_fork_child(gp);
 	sched.lock = sched.gflock = (struct mutex){ 0 };
 	sched.midle = NULL;
 	sched.nmidle = 0;
+	sched.allm = mp;
+	mp->alllink = NULL;
 	sched.mcount = 1;
 	sched.nmspinning = 0;
 	sched.runqhead = sched.runqtail = NULL;

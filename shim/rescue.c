@@ -34,60 +34,12 @@
 
 #include "runtime.h"
 
-#undef p_type /* resolv.h, through runtime.h, renames it */
+#include "textmap.h"
 
-static uintptr_t text_lo, text_hi; /* the shim's executable segment */
-static int cookie;
-static int pid;
-
-static struct sigaction user_urg; /* the program's own SIGURG action */
-
-static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	uintptr_t self = (uintptr_t)arg;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-			continue;
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-		if (self >= lo && self < hi) {
-			text_lo = lo;
-			text_hi = hi;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static bool in_shim(uintptr_t pc)
-{
-	return pc >= text_lo && pc < text_hi;
-}
-
-static void on_sigurg(int sig, siginfo_t *si, void *uc);
-
-void gmp_rescue_init(void)
-{
-	dl_iterate_phdr(find_text, (void *)(uintptr_t)gmp_rescue_init);
-	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
-	cookie = (int)(gmp_nanotime() | 1);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sigurg;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	/* The program may have set its SIGURG action before we started. */
-	void *gmp_dlsym_next(const char *name);
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
-	real_sigaction(SIGURG, &sa, &user_urg);
-}
-
-/* In a fork child: a new pid, and the forking M's /proc descriptor names
- * the parent's thread. */
+/* In a fork child: the forking M's /proc descriptor names the parent's
+ * thread. */
 void gmp_rescue_fork(struct m *mp)
 {
-	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
 	if (mp->procfd)
 		gmp_syscall(SYS_close, mp->procfd - 1, 0, 0);
 	mp->procfd = 0;
@@ -157,13 +109,13 @@ static bool restartable(long nr, const long *a)
 	}
 }
 
-/* sysmon: pp's M has made no scheduling progress for a tick.  If it sleeps
- * in a call we can rescue it from, signal it.  Returns true if signalled. */
-bool gmp_rescue_probe(struct p *pp)
+/* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
+ * it is doing; if it sleeps in a call we can rescue it from, signals it. */
+enum probe gmp_rescue_probe(struct p *pp)
 {
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
-	if (mp == NULL || mp->tid == 0 || text_hi == 0)
-		return false;
+	if (mp == NULL || mp->tid == 0)
+		return PROBE_UNKNOWN;
 	if (mp->procfd == 0) {
 		char path[64] = "/proc/self/task/";
 		char num[16];
@@ -176,16 +128,18 @@ bool gmp_rescue_probe(struct p *pp)
 		memcpy(path + len, "/syscall", 9);
 		long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
 		if (fd < 0)
-			return false;
+			return PROBE_UNKNOWN;
 		mp->procfd = (int)fd + 1;
 	}
 	char buf[256];
 	long n = gmp_syscall6(SYS_pread64, mp->procfd - 1, (long)buf, sizeof buf - 1, 0, 0, 0);
 	if (n <= 0)
-		return false;
+		return PROBE_UNKNOWN;
 	buf[n] = 0;
+	if (buf[0] == 'r')
+		return PROBE_USER; /* "running": in user mode (or about to be) */
 	if (buf[0] < '0' || buf[0] > '9')
-		return false; /* "running", or "-1": not in a system call */
+		return PROBE_UNKNOWN; /* "-1": stopped outside a system call */
 	const char *s = buf;
 	long nr = 0;
 	while (*s >= '0' && *s <= '9')
@@ -193,74 +147,30 @@ bool gmp_rescue_probe(struct p *pp)
 	long a[8];
 	for (int i = 0; i < 8; i++)
 		a[i] = hex(&s);
-	if (in_shim((uintptr_t)a[7]) || !restartable(nr, a))
-		return false;
+	if (gmp_pc_in_shim((uintptr_t)a[7]) || !restartable(nr, a))
+		return PROBE_BLOCKED;
 	mp->rescue_nr = nr;
 	__atomic_store_n(&mp->rescue, 1, __ATOMIC_RELEASE);
-	siginfo_t si;
-	memset(&si, 0, sizeof si);
-	si.si_signo = SIGURG;
-	si.si_code = SI_QUEUE;
-	si.si_pid = pid;
-	si.si_value.sival_int = cookie;
-	gmp_syscall6(SYS_rt_tgsigqueueinfo, pid, mp->tid, SIGURG, (long)&si, 0, 0);
-	return true;
+	gmp_sigsend(mp, SIGREQ_RESCUE);
+	return PROBE_RESCUED;
 }
 
 /* --- the M's side --- */
 
-static void rescue(void *uc)
+void gmp_rescue_signal(void *uc)
 {
-	struct g *gp = getg();
+	struct g *gp = gmp_signal_g(uc);
 	if (gp == NULL)
-		return;
-	/* FS may still name the last G on an M that is now on g0: trust gp
-	 * only if we interrupted code on its stack. */
-	uintptr_t pc, sp;
-	gmp_arch_signal_pc_sp(uc, &pc, &sp);
-	if (sp < (uintptr_t)gp->stack_lo || sp >= (uintptr_t)gp->stack_lo + gp->stack_size)
 		return;
 	struct m *mp = gp->m;
 	if (mp == NULL || !__atomic_exchange_n(&mp->rescue, 0, __ATOMIC_ACQ_REL))
 		return;
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL || in_shim(pc))
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL || gmp_pc_in_shim(pc))
 		return;
 	if (!gmp_arch_signal_at_syscall(uc, mp->rescue_nr))
 		return; /* the call returned before the signal landed */
 	if (entersyscall())
 		gp->rescued = true;
-}
-
-static void on_sigurg(int sig, siginfo_t *si, void *uc)
-{
-	if (si->si_code == SI_QUEUE && si->si_pid == pid && si->si_value.sival_int == cookie) {
-		int saved = errno;
-		rescue(uc);
-		errno = saved;
-		return;
-	}
-	gmp_preempt_handler_chain(sig, si, uc);
-}
-
-/* A SIGURG that is not ours goes where the program asked. */
-void gmp_preempt_handler_chain(int sig, void *info, void *uc)
-{
-	struct sigaction *ua = &user_urg;
-	if (ua->sa_flags & SA_SIGINFO) {
-		if (ua->sa_sigaction)
-			ua->sa_sigaction(sig, info, uc);
-	} else if (ua->sa_handler != SIG_DFL && ua->sa_handler != SIG_IGN) {
-		ua->sa_handler(sig);
-	}
-}
-
-/* sigaction(SIGURG, ...) from the program: the kernel keeps our handler;
- * the program's action is stored and reported back as its own. */
-void gmp_sigurg_action(const struct sigaction *act, struct sigaction *old)
-{
-	struct sigaction prev = user_urg;
-	if (act)
-		user_urg = *act;
-	if (old)
-		*old = prev;
 }

@@ -60,6 +60,13 @@ enum joinstate {
 	JS_REAPED = 4,  /* joined (or detached and exited): back on a free list */
 };
 
+/* An alternate signal stack; all zero: none (SS_DISABLE). */
+struct gmp_altstack {
+	void *sp;
+	size_t size;
+	int flags;
+};
+
 #define G_MAIN 0x1       /* the process's initial thread: never reused */
 #define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
 
@@ -107,6 +114,11 @@ struct g {
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
+	uint32_t preempt;         /* ran past its slice: yield at the next chance */
+	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
+	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
+	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
+	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */
@@ -159,6 +171,7 @@ struct m {
 	struct p *nextp;          /* P handed over by startm */
 	struct p *oldp;           /* P left in P_SYSCALL by entersyscall */
 	struct m *schedlink;      /* idle M list */
+	struct m *alllink;        /* every M (sched.allm) */
 	bool spinning;            /* looking for work, holding a P */
 	struct note park;         /* idle Ms sleep here */
 	uint32_t fastrand;
@@ -170,6 +183,9 @@ struct m {
 	int procfd;               /* sysmon's /proc/self/task/<tid>/syscall, +1 */
 	uint32_t rescue;          /* sysmon asked this M to give up its P */
 	long rescue_nr;           /* ... while blocked in this system call */
+	uint32_t preemptsent;     /* a preemption request is on its way */
+	uint64_t sigmask;         /* the OS thread's signal mask right now */
+	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
 
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);
@@ -178,6 +194,7 @@ struct m {
 
 struct sched {
 	struct mutex lock;
+	struct m *allm;           /* every M, newest first; never shrinks */
 	struct m *midle;          /* idle Ms */
 	int nmidle;
 	int mcount;
@@ -252,6 +269,8 @@ struct gmp_threadattr {
 	void *stackaddr;   /* lowest address of a user stack, or NULL */
 	bool detached;
 	int inheritsched, sched_policy, sched_priority;
+	bool has_sigmask;  /* pthread_attr_setsigmask_np; else the creator's */
+	uint64_t sigmask;
 };
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg);
 
@@ -269,6 +288,8 @@ void schedule(void) __attribute__((noreturn));
 void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason);
 void goready(struct g *gp);
 void gosched(void);
+void gosched_m(struct g *gp, void *arg);
+bool gmp_nothing_else(struct p *pp);
 void goexit(void) __attribute__((noreturn));
 void newproc(struct g *gp);
 void wakep(void);
@@ -312,13 +333,39 @@ static inline struct p *gmp_getp(void)
 /* netpoll.c */
 int32_t gmp_netpoll_waiters(void);
 
-/* rescue.c */
-void gmp_rescue_init(void);
+/* rescue.c: what sysmon learned of an M that has not scheduled. */
+enum probe {
+	PROBE_UNKNOWN,  /* could not tell */
+	PROBE_USER,     /* running in user mode */
+	PROBE_RESCUED,  /* asleep in a restartable call: asked to let go of its P */
+	PROBE_BLOCKED,  /* asleep in a call that cannot be rescued */
+};
 void gmp_rescue_fork(struct m *mp);
-bool gmp_rescue_probe(struct p *pp);
+enum probe gmp_rescue_probe(struct p *pp);
+
+/* preempt.c: the runtime's signal and what it carries. */
+enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4 };
+extern int gmp_preemptsig;        /* GMP_PREEMPTSIG, SIGURG by default */
+extern int64_t gmp_timeslice_ns;  /* GMP_TIMESLICE; 0: no preemption */
+extern bool gmp_asyncpreemptoff;  /* GMPDEBUG=asyncpreemptoff=1 */
+void gmp_preempt_init(void);
+void gmp_preempt_fork(void);
+bool gmp_sigsend(struct m *mp, enum gmp_sigreq req);
+void preemptone(struct p *pp);
+struct g *gmp_signal_g(void *uc);
+void gmp_preempt_yield(void);
 void gmp_preempt_handler_chain(int sig, void *info, void *uc);
 struct sigaction;
-void gmp_sigurg_action(const struct sigaction *act, struct sigaction *old);
+void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old);
+
+/* A cooperative preemption point: an entry into the shim where the G holds
+ * no runtime lock.  Yields if sysmon asked it to. */
+static inline void gmp_preempt_point(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(gp != NULL && __atomic_load_n(&gp->preempt, __ATOMIC_RELAXED), 0))
+		gmp_preempt_yield();
+}
 
 /* sysmon.c */
 void gmp_sysmon_start(void);

@@ -44,6 +44,25 @@ int gmp_semq_timeout(struct g *gp, struct gmp_timer *t)
 	}
 }
 
+bool gmp_semq_interrupt(struct g *gp)
+{
+	/* A requeue may move the G meanwhile: follow it until it holds still. */
+	for (;;) {
+		const void *addr = __atomic_load_n(&gp->waitaddr, __ATOMIC_ACQUIRE);
+		if (addr == NULL)
+			return false;
+		struct semroot *root = semroot(addr);
+		lock(&root->lock);
+		if (gp->waitaddr == addr) {
+			waitq_remove(root, gp);
+			gp->wakeup = EINTR;
+			unlock(&root->lock);
+			return true;
+		}
+		unlock(&root->lock);
+	}
+}
+
 static void unlock_root(struct g *gp, void *arg)
 {
 	unlock(&((struct semroot *)arg)->lock);
@@ -172,7 +191,7 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 	return woken + moved;
 }
 
-void gmp_sleep_until(int64_t deadline)
+int gmp_sleep_until(int64_t deadline)
 {
 	struct g *gp = getg();
 	/* Park on an address nobody else waits on: only the timer wakes it. */
@@ -180,8 +199,10 @@ void gmp_sleep_until(int64_t deadline)
 	struct semroot *root = semroot(addr);
 	while (gmp_nanotime() < deadline) {
 		lock(&root->lock);
-		park_locked(root, addr, deadline, WAIT_SLEEP, ~0u);
+		if (park_locked(root, addr, deadline, WAIT_SLEEP, ~0u) == EINTR)
+			return EINTR;
 	}
+	return 0;
 }
 
 /* --- notify lists --- */
@@ -209,7 +230,8 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		return ETIMEDOUT;
 	}
 	getg()->ticket = ticket;
-	return park_locked(root, addr, deadline, WAIT_COND, ~0u);
+	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
+	return r == EINTR ? 0 : r; /* a condition wait never fails with EINTR: a spurious wake-up */
 }
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)

@@ -13,7 +13,8 @@
 
 /* Parks the running G on addr while *addr == val.  Returns 0 when woken,
  * EAGAIN if the word already differed, ETIMEDOUT once deadline (monotonic
- * ns; -1 for none) passes. */
+ * ns; -1 for none) passes, EINTR once a signal sent to the thread has
+ * been handled (g->sigrestart says whether its handler restarts calls). */
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why);
 /* Wakes up to n Gs parked on addr (G context).  Returns how many. */
 int gmp_futexwake(const void *addr, int n);
@@ -39,6 +40,9 @@ struct g *gmp_semq_dequeue(const void *addr);
 /* Removes every waiter on addr without readying them (any context) and
  * returns them pushed onto list through schedlink. */
 struct g *gmp_semq_collect(const void *addr, struct g *list);
+/* Takes gp out of its wait queue, to return EINTR, if it is parked in one
+ * (any context; the caller readies it).  Returns whether it was. */
+bool gmp_semq_interrupt(struct g *gp);
 /* Number of Gs parked on addr (for EBUSY checks and tests). */
 int gmp_semq_count(const void *addr);
 
@@ -50,8 +54,9 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify);
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify);
 
-/* Parks the running G until the deadline (a sleep). */
-void gmp_sleep_until(int64_t deadline);
+/* Parks the running G until the deadline (a sleep).  Returns 0, or EINTR
+ * once a signal sent to the thread has been handled. */
+int gmp_sleep_until(int64_t deadline);
 
 /* Used by the timer code: times out gp if it is still parked where its
  * timer says.  Returns 1 if it did. */

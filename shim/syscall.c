@@ -18,6 +18,7 @@ bool entersyscall(void)
 	struct g *gp = getg();
 	if (gp == NULL)
 		return false;
+	gmp_preempt_point();
 	/* A G that sysmon rescued from an unseen blocking call is back in
 	 * user code: it takes a P again before this call. */
 	if (__builtin_expect(gp->rescued, 0))

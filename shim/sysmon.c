@@ -3,6 +3,7 @@
  * it finds nothing to do, and
  *   - retakes the P of an M that has been in a syscall for a whole tick
  *     and hands it to another M, so a blocked G never stalls its queue;
+ *   - preempts a G that has run past its time slice (preempt.c);
  *   - polls the network if nobody has for 10 ms;
  *   - sleeps for good while every P is idle (acquirep wakes it).
  * It runs no G and calls no interposed function: raw syscalls only. */
@@ -14,6 +15,7 @@
 
 #include "compat/realsym.h"
 #include "runtime.h"
+#include "sigmask.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -27,6 +29,7 @@ struct sysmontick {
 	uint32_t syscalltick;
 	int64_t syscallwhen;
 	uint32_t schedtick;
+	int64_t schedwhen;     /* when schedtick last moved: the G's slice began */
 	int64_t probewhen;     /* last look at its M's system call */
 };
 
@@ -50,15 +53,27 @@ static int retake(int64_t now)
 		uint32_t status = load_acq(&pp->status);
 		if (status == P_RUNNING) {
 			/* No schedule for a whole tick: running user code, or
-			 * blocked in a call we never saw (rescue.c). */
+			 * blocked in a call we never saw (rescue.c).  Look at the
+			 * M once per ms, and at every tick once the G is past
+			 * its slice: only an M in user mode is sent a
+			 * preemption request, so that no blocking call the
+			 * kernel would not restart sees EINTR from us. */
 			uint32_t t = load_acq(&pp->schedtick);
 			if (pd->schedtick != t) {
 				pd->schedtick = t;
+				pd->schedwhen = now;
 				pd->probewhen = 0;
-			} else if (now - pd->probewhen >= PROBE_EVERY_NS) {
-				pd->probewhen = now;
-				n += gmp_rescue_probe(pp);
+				continue;
 			}
+			bool overdue = gmp_timeslice_ns > 0 && now - pd->schedwhen >= gmp_timeslice_ns;
+			if (!overdue && now - pd->probewhen < PROBE_EVERY_NS)
+				continue;
+			pd->probewhen = now;
+			enum probe what = gmp_rescue_probe(pp);
+			if (what == PROBE_RESCUED)
+				n++;
+			else if (what == PROBE_USER && overdue)
+				preemptone(pp);
 			continue;
 		}
 		if (status != P_SYSCALL)
@@ -115,9 +130,7 @@ static void *sysmon(void *arg)
 {
 	(void)arg;
 	/* Signals meant for the program's threads must not land here. */
-	sigset_t all;
-	sigfillset(&all);
-	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8, 0, 0);
+	gmp_block_signals();
 	int idle = 0;
 	int64_t delay = SYSMON_MIN_NS;
 	for (;;) {
@@ -155,7 +168,7 @@ void gmp_sysmon_start(void)
 {
 	if (ticks == NULL) {
 		ticks = calloc((size_t)sched.gomaxprocs, sizeof *ticks);
-		gmp_rescue_init();
+		gmp_preempt_init();
 	}
 	if (ticks == NULL)
 		gmp_throw("sysmon: out of memory");
@@ -178,6 +191,7 @@ void sysmon_fork(enum gmp_fork_phase phase)
 		ticks[i] = (struct sysmontick){ 0 };
 	sched.sysmonwait = 0;
 	sched.sysmonnote = (struct note){ 0 };
+	gmp_preempt_fork();
 	gmp_rescue_fork(getg()->m);
 	gmp_sysmon_start();
 }

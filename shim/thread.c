@@ -6,6 +6,7 @@
 #include "compat/tls.h"
 #include "runtime.h"
 #include "sema.h"
+#include "sigmask.h"
 
 void gmp_thread_exit(void *retval) __attribute__((noreturn));
 void gmp_ready_on(struct m *mp, struct g *gp);
@@ -16,7 +17,9 @@ void gmp_unmap_g(struct g *gp);
 static void gmain(void *arg)
 {
 	struct g *gp = arg;
-	gmp_tls_learn_malloc();
+	if (__builtin_expect(gp->sigpending != 0, 0))
+		gmp_sig_deliver_pending(); /* sent before it first ran */
+	gmp_tls_thread_start();
 	gmp_thread_exit(gp->start_routine(gp->arg));
 }
 
@@ -65,6 +68,11 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->inheritsched = ta->inheritsched;
 	gp->sched_policy = ta->sched_policy;
 	gp->sched_priority = ta->sched_priority;
+	/* A new thread starts with its creator's mask and nothing pending. */
+	gp->sigmask = ta->has_sigmask ? ta->sigmask : getg()->sigmask;
+	gp->sigpending = 0;
+	gmp_sigmask_count(gp->sigmask, 1);
+	gp->altstack = (struct gmp_altstack){ 0 };
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
 	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
 	gmp_registry_add(gp);

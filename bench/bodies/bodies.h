@@ -22,6 +22,8 @@ void bench_timedwait_expired(long iters);
 void bench_sleepers(long iters);
 void bench_poll_pingpong(long iters);
 void bench_select_pingpong(long iters);
+void bench_cpu_bound(long iters);
+void bench_pthread_kill_self(long iters);
 
 #ifdef __cplusplus
 }

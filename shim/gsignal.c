@@ -1,0 +1,303 @@
+/* Signals per G.  The kernel knows only the Ms, so the runtime keeps, per
+ * G, what the kernel keeps per thread: the signal mask and the signals
+ * sent to that thread and not yet delivered.
+ *
+ *  - The mask: an M runs with the mask of the G on it (execute loads it,
+ *    one rt_sigprocmask only when it differs from the M's current one).
+ *    The runtime's own signal is never blocked in the kernel.
+ *  - Thread-directed signals (pthread_kill, raise): kept pending on the
+ *    G, and raised with tgkill on its own M while it runs with the signal
+ *    unblocked, so the kernel delivers them to that very G with NPTL's
+ *    siginfo (SI_TKILL).  A running G's M is asked to do so through the
+ *    runtime's signal; a G that is not running does it when it next runs;
+ *    a parked G is woken for it (its wait returns EINTR or wakes
+ *    spuriously, as the same wait does under NPTL). */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+
+#include "runtime.h"
+#include "sema.h"
+#include "sigmask.h"
+
+extern int gmp_pid;
+
+/* For each signal, how many live Gs block it: an idle M blocks exactly
+ * the signals every G blocks, so that a process-directed signal that
+ * some thread takes is never held back by an idle M, and one that every
+ * thread blocks (the sigwait pattern) is never taken by one. */
+static int32_t nblocking[64];
+
+void gmp_sigmask_count(uint64_t mask, int delta)
+{
+	for (; mask; mask &= mask - 1)
+		__atomic_add_fetch(&nblocking[__builtin_ctzll(mask)], delta, __ATOMIC_RELAXED);
+}
+
+static uint64_t idle_mask(void)
+{
+	int32_t live = __atomic_load_n(&sched.ngs, __ATOMIC_RELAXED);
+	uint64_t want = 0;
+	for (int i = 0; i < 64; i++)
+		if (live > 0 && __atomic_load_n(&nblocking[i], __ATOMIC_RELAXED) >= live)
+			want |= 1ull << i;
+	return want & ~SIGBIT(gmp_preemptsig);
+}
+
+/* stopm, goexit0, the poller: the mask an M without a G runs with. */
+void gmp_sigmask_idle(struct m *mp)
+{
+	uint64_t want = idle_mask();
+	if (want != mp->sigmask)
+		gmp_sigmask_setm(mp, want);
+}
+
+/* After the set of live Gs or their masks changed: once every G blocks a
+ * signal that an M asleep without a G still takes, that M must stop
+ * taking it.  Only the M itself can change its mask, so it is asked
+ * through the runtime's signal, whose handler rewrites the mask that
+ * rt_sigreturn will install. */
+static uint64_t idle_published;
+
+void gmp_sigmask_recheck(void)
+{
+	uint64_t want = idle_mask(), was = __atomic_load_n(&idle_published, __ATOMIC_RELAXED);
+	if (want == was)
+		return;
+	__atomic_store_n(&idle_published, want, __ATOMIC_RELAXED);
+	if ((want & ~was) == 0)
+		return; /* only fewer blocked: Ms pick that up when they next go idle */
+	for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink)
+		if (__atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) == NULL && mp->tid != 0 &&
+		    (want & ~mp->sigmask) != 0)
+			gmp_sigsend(mp, SIGREQ_IDLEMASK);
+}
+
+void gmp_sigmask_idle_signal(void *ucv)
+{
+	struct m *mp = NULL;
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
+	for (struct m *m = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); m; m = m->alllink)
+		if (sp >= (uintptr_t)m && sp < (uintptr_t)m + M_REGION_SIZE)
+			mp = m;
+	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != NULL)
+		return; /* it runs a G now, with that G's mask */
+	uint64_t want = idle_mask();
+	ucontext_t *uc = ucv;
+	memcpy(&uc->uc_sigmask, &want, sizeof want);
+	mp->sigmask = want;
+}
+
+/* The runtime's own threads (sysmon, the template thread) take no signal
+ * of the program's; glibc's two internal ones they must (setuid and
+ * friends signal every thread glibc knows and wait for each). */
+void gmp_block_signals(void)
+{
+	uint64_t all = ~(SIGBIT(32) | SIGBIT(33));
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8, 0, 0);
+}
+
+/* fork child: the forking G is the only thread left. */
+void gmp_sig_fork_child(struct g *gp)
+{
+	for (int i = 0; i < 64; i++)
+		nblocking[i] = 0;
+	gmp_sigmask_count(gp->sigmask, 1);
+}
+
+void gmp_sigmask_setm(struct m *mp, uint64_t want)
+{
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&want, 0, 8, 0, 0);
+	mp->sigmask = want;
+}
+
+/* Whether the program's handler for sig restarts interrupted calls. */
+static bool sig_restarts(int sig)
+{
+	if (sig == gmp_preemptsig) {
+		struct sigaction sa;
+		gmp_preemptsig_action(NULL, &sa);
+		return (sa.sa_flags & SA_RESTART) != 0;
+	}
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		uint64_t mask;
+	} ksa;
+	if (gmp_syscall6(SYS_rt_sigaction, sig, 0, (long)&ksa, 8, 0, 0) != 0)
+		return true;
+	return (ksa.flags & SA_RESTART) != 0;
+}
+
+/* Raises on this M the signals pending on the running G that its mask
+ * lets through; the kernel delivers each to this G on the way back from
+ * tgkill (or, inside a handler that blocks everything, as the handler
+ * returns).  Records whether every one of them restarts calls. */
+void gmp_sig_deliver_pending(void)
+{
+	struct g *gp = getg();
+	bool restart = true;
+	uint64_t pend;
+	while ((pend = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask) != 0) {
+		int sig = __builtin_ctzll(pend) + 1;
+		__atomic_and_fetch(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+		restart &= sig_restarts(sig);
+		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
+	}
+	gp->sigrestart = restart;
+}
+
+/* pthread_sigmask for the running G (how as rt_sigprocmask).  The
+ * kernel computes the new mask from the M's, which is the G's own (plus,
+ * inside a handler, what the kernel added for it), in one call; only the
+ * runtime's signal is the G's alone and never blocked in the kernel. */
+int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
+{
+	struct g *gp = getg();
+	struct m *mp = gp->m;
+	/* The kernel ignores SIGKILL and SIGSTOP; glibc keeps its own two
+	 * (SIGCANCEL, SIGSETXID) unblockable. */
+	const uint64_t never = SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33);
+	const uint64_t own = SIGBIT(gmp_preemptsig);
+	uint64_t kset = set ? *set & ~(never | own) : 0, kold;
+	long r = gmp_syscall6(SYS_rt_sigprocmask, how, set ? (long)&kset : 0, (long)&kold, 8, 0, 0);
+	if (r < 0)
+		return (int)-r;
+	uint64_t cur = kold | (gp->sigmask & own), mask = cur;
+	if (set) {
+		if (how == SIG_BLOCK)
+			mask |= *set;
+		else if (how == SIG_UNBLOCK)
+			mask &= ~*set;
+		else
+			mask = *set;
+		mask &= ~never;
+		mp->sigmask = mask & ~own; /* what the kernel just computed */
+		gmp_sigmask_count(gp->sigmask, -1);
+		gmp_sigmask_count(mask, 1);
+		gmp_sigmask_recheck();
+		__atomic_store_n(&gp->sigmask, mask, __ATOMIC_SEQ_CST);
+	}
+	if (old)
+		*old = cur;
+	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~mask)
+		gmp_sig_deliver_pending();
+	return 0;
+}
+
+/* Makes a waiting G see the signals pending on it: out of its wait queue
+ * with EINTR, and runnable, on mp's P (NULL: none to use). */
+static void interrupt_parked(struct m *mp, struct g *gp)
+{
+	if (!gmp_semq_interrupt(gp))
+		return;
+	gp->schedlink = NULL;
+	gmp_ready_list(mp, gp);
+}
+
+/* Gets sig to gp: pthread_kill. */
+void gmp_sig_send(struct g *gp, int sig)
+{
+	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	if (gp == getg()) {
+		if (!(gp->sigmask & SIGBIT(sig)))
+			gmp_sig_deliver_pending();
+		return;
+	}
+	if (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))
+		return; /* stays pending until the G unblocks it */
+	switch (__atomic_load_n(&gp->status, __ATOMIC_SEQ_CST)) {
+	case G_RUNNING:
+	case G_SYSCALL: {
+		/* If the G has moved on by the time the request lands, the
+		 * M finds nothing to raise and the G raises it when it next
+		 * runs. */
+		struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
+		if (mp)
+			gmp_sigsend(mp, SIGREQ_DELIVER);
+		break;
+	}
+	case G_WAITING: {
+		/* Off any G (a handler on an idle M) there is no P to use. */
+		struct g *self = getg();
+		interrupt_parked(self && self->m && self->m->curg == self ? self->m : NULL, gp);
+		break;
+	}
+	default:
+		break; /* runnable: raised when it runs */
+	}
+}
+
+/* park_m, on g0, once gp is parked: a signal sent while it was on its way
+ * to sleep found it still running; see to it now. */
+void gmp_sig_parked(struct m *mp, struct g *gp)
+{
+	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask)
+		interrupt_parked(mp, gp);
+}
+
+void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as)
+{
+	stack_t ss = { .ss_sp = as->sp, .ss_size = as->size, .ss_flags = as->flags };
+	if (as->sp == NULL && as->size == 0)
+		ss.ss_flags = SS_DISABLE;
+	gmp_syscall(SYS_sigaltstack, &ss, 0, 0);
+	mp->altstack = *as;
+}
+
+/* sigaltstack for the running G: the kernel checks and answers for the
+ * M, which holds the G's stack while the G runs; the result is kept. */
+int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old)
+{
+	long r = gmp_syscall(SYS_sigaltstack, ss, old, 0);
+	if (r < 0)
+		return (int)-r;
+	if (ss) {
+		stack_t now;
+		gmp_syscall(SYS_sigaltstack, 0, &now, 0);
+		struct gmp_altstack as = { 0 };
+		if (!(now.ss_flags & SS_DISABLE))
+			as = (struct gmp_altstack){ now.ss_sp, now.ss_size, now.ss_flags & ~SS_ONSTACK };
+		gp->altstack = as;
+		gp->m->altstack = as;
+	}
+	return 0;
+}
+
+/* A blocking call that takes a signal mask for its duration (ppoll,
+ * pselect, epoll_pwait, sigsuspend).  The mask becomes the G's for the
+ * call, and the kernel gets it less the runtime's signal, so the call can
+ * still be rescued or reached by pthread_kill.  Signals already pending on
+ * the G that the mask lets in are raised on the M first, while still
+ * blocked there: the call finds them pending and ends with EINTR after
+ * their handler, as natively.  The G cannot move to another M in between:
+ * it is in the syscall state from here to gmp_sig_masked_exit. */
+void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
+{
+	struct g *gp = getg();
+	uint64_t m;
+	memcpy(&m, mask, sizeof m);
+	m &= ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33));
+	c->kmask = m & ~SIGBIT(gmp_preemptsig);
+	c->entered = entersyscall();
+	c->saved = gp->sigmask;
+	__atomic_store_n(&gp->sigmask, m, __ATOMIC_SEQ_CST);
+	uint64_t let;
+	while ((let = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~m) != 0) {
+		int sig = __builtin_ctzll(let) + 1;
+		__atomic_and_fetch(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
+	}
+}
+
+void gmp_sig_masked_exit(struct gmp_sigcall *c)
+{
+	struct g *gp = getg();
+	__atomic_store_n(&gp->sigmask, c->saved, __ATOMIC_SEQ_CST);
+	if (c->entered)
+		exitsyscall();
+}

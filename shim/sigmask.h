@@ -1,0 +1,52 @@
+/* Per-G signal masks (gsignal.c): what the scheduler needs inline. */
+#ifndef GMP_SIGMASK_H
+#define GMP_SIGMASK_H
+
+#include <signal.h>
+
+#include "runtime.h"
+
+#define SIGBIT(s) (1ull << ((s) - 1))
+
+void gmp_sigmask_setm(struct m *mp, uint64_t want);
+
+/* The M takes the mask of the G it is about to run, less the runtime's
+ * own signal, which stays deliverable. */
+static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
+{
+	uint64_t want = gp->sigmask & ~SIGBIT(gmp_preemptsig);
+	if (__builtin_expect(want != mp->sigmask, 0))
+		gmp_sigmask_setm(mp, want);
+}
+
+void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as);
+
+/* ... and its alternate signal stack, when it has one or the M has one. */
+static inline void gmp_altstack_load(struct m *mp, struct g *gp)
+{
+	const struct gmp_altstack *a = &gp->altstack, *b = &mp->altstack;
+	if (__builtin_expect(a->sp != b->sp || a->size != b->size || a->flags != b->flags, 0))
+		gmp_altstack_setm(mp, a);
+}
+
+int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
+void gmp_sigmask_count(uint64_t mask, int delta);
+void gmp_sigmask_idle(struct m *mp);
+void gmp_sigmask_recheck(void);
+void gmp_block_signals(void);
+void gmp_sig_fork_child(struct g *gp);
+/* A blocking call with a signal mask of its own (gsignal.c). */
+struct gmp_sigcall {
+	uint64_t kmask;   /* the mask to hand the kernel */
+	uint64_t saved;
+	bool entered;
+};
+void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask);
+void gmp_sig_masked_exit(struct gmp_sigcall *c);
+int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
+void gmp_sig_deliver_pending(void);
+void gmp_sig_send(struct g *gp, int sig);
+void gmp_sig_parked(struct m *mp, struct g *gp);
+bool gmp_sig_is_runtime(const siginfo_t *si);
+
+#endif

@@ -1,0 +1,16 @@
+/* Which code a signal interrupted (textmap.c). */
+#ifndef GMP_TEXTMAP_H
+#define GMP_TEXTMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Learns the code ranges of the loaded objects; again after a dlopen. */
+void gmp_textmap_refresh(void);
+/* pc lies in the shim's own code. */
+bool gmp_pc_in_shim(uintptr_t pc);
+/* pc lies in the program's own code or a library of its own, outside
+ * the shim, libc, ld.so, libgcc_s and the vDSO: a G can be stopped there. */
+bool gmp_pc_async_safe(uintptr_t pc);
+
+#endif

@@ -1,0 +1,64 @@
+/* Threads that never call anything must not starve each other or main.
+ * With one P (GMP_MAXPROCS=1) only preemption lets any of this finish:
+ * main busy-waits for every spinner's progress, and two threads hand a
+ * token back and forth through volatile variables alone. */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "check.h"
+
+#define SPINNERS 4
+#define ROUNDS 40
+
+static volatile unsigned long progress[SPINNERS];
+static volatile int stop;
+static volatile int token; /* whose turn: 0 or 1 */
+static volatile int passes[2];
+
+static void *spin(void *arg)
+{
+	long i = (long)arg;
+	while (!stop)
+		progress[i]++;
+	return NULL;
+}
+
+/* Waits for its turn by spinning, takes it, gives the token away. */
+static void *pingpong(void *arg)
+{
+	int me = (int)(long)arg;
+	for (int r = 0; r < ROUNDS; r++) {
+		while (token != me)
+			;
+		passes[me]++;
+		token = !me;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[SPINNERS];
+	for (long i = 0; i < SPINNERS; i++)
+		pthread_create(&t[i], NULL, spin, (void *)i);
+	/* No call inside the loop: main gives up its P only if preempted. */
+	for (;;) {
+		int all = 1;
+		for (int i = 0; i < SPINNERS; i++)
+			all &= progress[i] >= 1000000;
+		if (all)
+			break;
+	}
+	stop = 1;
+	for (int i = 0; i < SPINNERS; i++)
+		pthread_join(t[i], NULL);
+	CHECK(1, "every spinner progressed while main spun");
+
+	pthread_t a, b;
+	pthread_create(&a, NULL, pingpong, (void *)0L);
+	pthread_create(&b, NULL, pingpong, (void *)1L);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	CHECK(passes[0] == ROUNDS && passes[1] == ROUNDS, "spinning ping-pong completed 40 rounds each");
+	return failures != 0;
+}
