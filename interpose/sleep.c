@@ -1,4 +1,7 @@
-/* Sleeps park the G on a timer instead of blocking the M. */
+/* Sleeps park the G on a timer instead of blocking the M.  A relative
+ * sleep is measured on CLOCK_MONOTONIC (the kernel's relative sleeps do
+ * not move with clock changes either); an absolute CLOCK_REALTIME sleep
+ * follows the realtime clock (shim/timer.c). */
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,12 +26,21 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 		if (err)
 			return err;
 	} else {
-		deadline = gmp_nanotime() + req->tv_sec * 1000000000LL + req->tv_nsec;
+		deadline = req->tv_sec > GMP_FOREVER_SEC ? -1
+							  : gmp_nanotime() + req->tv_sec * 1000000000LL + req->tv_nsec;
 	}
-	gmp_sleep_until(deadline);
-	if (rem && !(flags & TIMER_ABSTIME))
-		*rem = (struct timespec){ 0, 0 };
-	return 0;
+	if (gmp_sleep_until(deadline) != EINTR)
+		return 0;
+	/* Interrupted (gmp_semq_interrupt): as the kernel, report what was
+	 * left of a relative sleep and leave rem alone for an absolute one. */
+	if (rem && !(flags & TIMER_ABSTIME)) {
+		int64_t left = deadline < 0 ? 0 : gmp_deadline_left(deadline);
+		if (left < 0)
+			left = 0;
+		/* A sleep taken as forever has lost nothing that shows. */
+		*rem = deadline < 0 ? *req : (struct timespec){ left / 1000000000LL, left % 1000000000LL };
+	}
+	return EINTR;
 }
 
 GMP_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
@@ -49,7 +61,9 @@ GMP_EXPORT int usleep(useconds_t us)
 
 GMP_EXPORT unsigned int sleep(unsigned int s)
 {
-	struct timespec ts = { s, 0 };
-	nanosleep(&ts, NULL);
-	return 0;
+	struct timespec ts = { s, 0 }, rem = { 0, 0 };
+	if (nanosleep(&ts, &rem) == 0)
+		return 0;
+	/* glibc: the unslept seconds, rounded up by a pending fraction. */
+	return (unsigned int)rem.tv_sec + (rem.tv_nsec >= 500000000L);
 }

@@ -145,6 +145,8 @@ struct p {
 
 	struct g *gfree;          /* free Gs of this P */
 	int gfreecnt;
+
+	struct ptimers timers;    /* timed parks of Gs that ran here (timer.c) */
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:

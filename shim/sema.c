@@ -78,7 +78,7 @@ int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum wai
 
 int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits)
 {
-	if (deadline >= 0 && deadline <= gmp_nanotime())
+	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
@@ -172,15 +172,38 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 	return woken + moved;
 }
 
-void gmp_sleep_until(int64_t deadline)
+int gmp_sleep_until(int64_t deadline)
 {
 	struct g *gp = getg();
-	/* Park on an address nobody else waits on: only the timer wakes it. */
+	/* Park on an address nobody else waits on: only the timer (or
+	 * gmp_semq_interrupt) wakes it. */
 	const void *addr = &gp->timer;
 	struct semroot *root = semroot(addr);
-	while (gmp_nanotime() < deadline) {
+	while (deadline < 0 || gmp_deadline_left(deadline) > 0) {
 		lock(&root->lock);
-		park_locked(root, addr, deadline, WAIT_SLEEP, ~0u);
+		if (park_locked(root, addr, deadline, WAIT_SLEEP, ~0u) == EINTR)
+			return EINTR;
+	}
+	return 0;
+}
+
+bool gmp_semq_interrupt(struct g *gp, int code)
+{
+	/* As gmp_semq_timeout: the G may be requeued or woken under our
+	 * feet, so check under the bucket lock where it is parked now. */
+	for (;;) {
+		const void *addr = __atomic_load_n(&gp->waitaddr, __ATOMIC_ACQUIRE);
+		if (addr == NULL)
+			return false;
+		struct semroot *root = semroot(addr);
+		lock(&root->lock);
+		if (gp->waitaddr == addr) {
+			waitq_remove(root, gp);
+			gp->wakeup = code;
+			unlock(&root->lock);
+			return true;
+		}
+		unlock(&root->lock);
 	}
 }
 
@@ -204,7 +227,7 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		unlock(&root->lock); /* already notified */
 		return 0;
 	}
-	if (deadline >= 0 && deadline <= gmp_nanotime()) {
+	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0) {
 		unlock(&root->lock);
 		return ETIMEDOUT;
 	}

@@ -50,8 +50,17 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify);
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify);
 
-/* Parks the running G until the deadline (a sleep). */
-void gmp_sleep_until(int64_t deadline);
+/* Parks the running G until the deadline (a sleep).  Returns 0, or
+ * EINTR if gmp_semq_interrupt cut it short. */
+int gmp_sleep_until(int64_t deadline);
+
+/* The hook for signal delivery to a parked G: if gp is parked on a wait
+ * queue (a sleep, a futex, a mutex, a condvar, ...), takes it off so that
+ * its park returns code (EINTR) instead of 0 or ETIMEDOUT, and returns
+ * true; the caller then readies gp (goready, gmp_ready_list).  A sleep
+ * returns EINTR and its caller reports the time left from its deadline;
+ * the other waits loop and park again, as NPTL's do after a handler. */
+bool gmp_semq_interrupt(struct g *gp, int code);
 
 /* Used by the timer code: times out gp if it is still parked where its
  * timer says.  Returns 1 if it did. */

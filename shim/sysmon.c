@@ -111,6 +111,35 @@ void gmp_sysmon_wake(void)
 
 struct g *gmp_netpoll(int64_t delay);
 
+/* A P running a G runs its own timers at its next schedule; give it that
+ * long before taking them. */
+#define TIMER_SLACK_RUNNING_NS 1000000LL
+
+/* Runs the due timers nobody else will run soon: those of Ps held in a
+ * syscall (or idle: normally an M sleeping until them gets there first),
+ * and those of a P whose G has run for a while without scheduling. */
+static int run_timers(int64_t now)
+{
+	struct g *list = NULL;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		struct p *pp = &allp[i];
+		int64_t slack = load_acq(&pp->status) == P_RUNNING ? TIMER_SLACK_RUNNING_NS : 0;
+		if (!gmp_timers_due(pp, now, slack))
+			continue;
+		struct g *l = gmp_timers_collect(pp, now);
+		while (l) {
+			struct g *gp = l;
+			l = gp->schedlink;
+			gp->schedlink = list;
+			list = gp;
+		}
+	}
+	if (list == NULL)
+		return 0;
+	injectglist(list);
+	return 1;
+}
+
 static void *sysmon(void *arg)
 {
 	(void)arg;
@@ -127,7 +156,16 @@ static void *sysmon(void *arg)
 			delay *= 2;
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
-		usleep_raw(delay);
+		/* Be there when the next timer is due, in case its P is held. */
+		int64_t sleep = delay, next = gmp_timers_next();
+		if (next >= 0) {
+			int64_t until = next - gmp_nanotime();
+			if (until < TIMER_SLACK_RUNNING_NS)
+				until = until > 0 ? until : TIMER_SLACK_RUNNING_NS;
+			if (until < sleep)
+				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
+		}
+		usleep_raw(sleep);
 		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
 			sysmon_idle();
 			idle = 0;
@@ -143,7 +181,8 @@ static void *sysmon(void *arg)
 				idle = 0;
 			}
 		}
-		if (retake(now) > 0)
+		int worked = run_timers(now);
+		if (retake(now) + worked > 0)
 			idle = 0;
 		else
 			idle++;
