@@ -103,6 +103,7 @@ struct g {
 	struct g *waittail;       /* last waiter (valid in the queue head) */
 	struct g *waitnext;       /* next queue head in the same bucket */
 	uint32_t ticket;          /* condition variable ticket */
+	uint32_t *condlock;       /* the mutex word a condvar waiter relocks (wait morphing) */
 	uint32_t waitbits;        /* futex bit set the G waits with */
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */

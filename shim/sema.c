@@ -29,6 +29,8 @@ int gmp_semq_timeout(struct g *gp, struct gmp_timer *t)
 	 * our feet: follow the timer's waitaddr until it holds still. */
 	for (;;) {
 		const void *addr = __atomic_load_n(&t->waitaddr, __ATOMIC_ACQUIRE);
+		if (addr == NULL)
+			return 0; /* notified and moved by wait morphing: too late to time out */
 		struct semroot *root = semroot(addr);
 		lock(&root->lock);
 		if (gp->waitaddr == addr) {
@@ -219,7 +221,7 @@ uint32_t gmp_notify_add(uint32_t *wait)
 	return __atomic_fetch_add(wait, 1, __ATOMIC_ACQ_REL);
 }
 
-int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline)
+int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline, uint32_t *condlock)
 {
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
@@ -231,8 +233,58 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		unlock(&root->lock);
 		return ETIMEDOUT;
 	}
-	getg()->ticket = ticket;
-	return park_locked(root, addr, deadline, WAIT_COND, ~0u);
+	struct g *gp = getg();
+	gp->ticket = ticket;
+	gp->condlock = condlock;
+	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
+	gp->condlock = NULL;
+	return r;
+}
+
+bool gmp_mutex_mark_waiter(uint32_t *w);
+
+/* Wait morphing.  A notified waiter whose mutex is held right now would
+ * only wake up to park again on that mutex (the thundering herd of a
+ * broadcast): it moves onto the mutex's wait queue instead, the way old
+ * NPTL used FUTEX_CMP_REQUEUE, and the unlock that frees the mutex wakes
+ * it (GMP_WAKE_REQUEUED) or hands the mutex to it (GMP_WAKE_HANDOFF).
+ * Each G moves to the mutex it waited with (g->condlock), never to
+ * another, and keeps its FIFO place.  It has been notified, so its
+ * timeout no longer applies: the timer is detached from any queue.
+ * Takes the waiters already off the condvar's queue (G_WAITING, on no
+ * queue: nothing else can ready them) and returns those to ready. */
+static struct g *morph(struct g *list)
+{
+	struct g *ready = NULL, **rtail = &ready;
+	struct semroot *root = NULL;
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		uint32_t *w = gp->condlock;
+		if (w != NULL) {
+			struct semroot *r = semroot(w);
+			if (r != root) {
+				if (root)
+					unlock(&root->lock);
+				root = r;
+				lock(&root->lock);
+			}
+			/* Under the mutex's bucket lock: an unlock after this
+			 * sees WAITERS and looks at the queue after we leave. */
+			if (gmp_mutex_mark_waiter(w)) {
+				gp->wakeup = GMP_WAKE_REQUEUED;
+				__atomic_store_n(&gp->timer.waitaddr, NULL, __ATOMIC_RELEASE);
+				waitq_enqueue(root, w, gp);
+				continue;
+			}
+		}
+		*rtail = gp;
+		rtail = &gp->schedlink;
+	}
+	if (root)
+		unlock(&root->lock);
+	*rtail = NULL;
+	return ready;
 }
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
@@ -262,8 +314,10 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 	if (found)
 		waitq_remove(root, found);
 	unlock(&root->lock);
-	if (found)
-		goready(found);
+	if (found) {
+		found->schedlink = NULL;
+		ready_list(morph(found));
+	}
 }
 
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
@@ -281,7 +335,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	}
 	unlock(&root->lock);
 	*tail = NULL;
-	ready_list(list);
+	ready_list(morph(list));
 }
 
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)

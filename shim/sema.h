@@ -28,6 +28,8 @@ int gmp_futexwake_bits(const void *addr, int n, uint32_t bits);
 int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval);
 /* gmp_futexwait's result when a waker handed it ownership directly. */
 #define GMP_WAKE_HANDOFF (-1)
+/* gmp_notify_wait's result for a waiter moved onto its mutex's queue. */
+#define GMP_WAKE_REQUEUED (-2)
 
 /* Hands *w to the oldest waiter: under the bucket lock, stores more (if
  * other waiters remain), last (if it was the only one) or none (if nobody
@@ -46,7 +48,12 @@ int gmp_semq_count(const void *addr);
  * a waiter takes a ticket with gmp_notify_add before releasing its mutex,
  * so a signal sent in between is not lost. */
 uint32_t gmp_notify_add(uint32_t *wait);
-int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline);
+/* condlock: the word of the (shim) mutex the waiter will relock, or NULL.
+ * Returns 0 (notified, or a spurious wake-up), ETIMEDOUT, or, when the
+ * notification moved the waiter onto condlock's queue, GMP_WAKE_REQUEUED
+ * (woken by an unlock: relock with gmp_mutex_lock_requeued) or
+ * GMP_WAKE_HANDOFF (the unlock handed the mutex over: it is locked). */
+int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline, uint32_t *condlock);
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify);
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify);
 
