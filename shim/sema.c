@@ -1,5 +1,6 @@
 #include <errno.h>
 
+#include "compat/layout.h"
 #include "sema.h"
 #include "waitq.h"
 
@@ -243,6 +244,12 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 
 bool gmp_mutex_mark_waiter(uint32_t *w);
 
+/* The TID stored next to a pthread mutex's lock word (compat/layout.h). */
+static int mutex_owner(const uint32_t *w)
+{
+	return __atomic_load_n((const int *)((const char *)w + GMP_MUTEX_OWNER_FROM_LOCK), __ATOMIC_RELAXED);
+}
+
 /* Wait morphing.  A notified waiter whose mutex is held right now would
  * only wake up to park again on that mutex (the thundering herd of a
  * broadcast): it moves onto the mutex's wait queue instead, the way old
@@ -257,11 +264,20 @@ static struct g *morph(struct g *list)
 {
 	struct g *ready = NULL, **rtail = &ready;
 	struct semroot *root = NULL;
+	int self = getg()->tid;
 	while (list) {
 		struct g *gp = list;
 		list = gp->schedlink;
 		uint32_t *w = gp->condlock;
-		if (w != NULL) {
+		/* Not when the notifier holds the mutex itself (the usual
+		 * signal under the lock): the readied G waits on this P's run
+		 * queue until the notifier parks, by when it has let go, so
+		 * moving it would only add an unlock-side wake-up (measured:
+		 * bench cond_pingpong, cond_broadcast).  The herd forms when
+		 * someone else holds it; then readied Gs would only park
+		 * again.  (The owner is read racily: it steers the choice,
+		 * never the correctness.) */
+		if (w != NULL && mutex_owner(w) != self) {
 			struct semroot *r = semroot(w);
 			if (r != root) {
 				if (root)

@@ -1,12 +1,13 @@
 /* Condition variable torture.
  * 1. A bounded queue: producers and consumers wait with wait, timedwait
  *    (CLOCK_REALTIME) and clockwait (CLOCK_MONOTONIC) with random timeouts,
- *    and wake each other with signal or broadcast at random; the
+ *    and wake each other with signal or broadcast at random, under the
+ *    mutex or after unlocking it; the
  *    consumers stop through a kill switch (done flag + broadcast).  Every
  *    item is consumed exactly once, and a wait that returns, timed out or
  *    not, holds the (errorcheck) mutex.
- * 2. A ring of threads passing a turn with broadcast and untimed waits:
- *    a lost wake-up hangs it.
+ * 2. A ring of threads passing a turn with broadcast (under the mutex or
+ *    after it) and untimed waits: a lost wake-up hangs it.
  * 3. Waits nobody signals time out, never before their deadline, on a
  *    condvar with the CLOCK_MONOTONIC attribute and on a default one. */
 #define _GNU_SOURCE
@@ -67,6 +68,20 @@ static void unlock_checked(void)
 		atomic_inc(&not_owner);
 }
 
+/* Signal or broadcast, under the mutex or just after letting it go
+ * (then another thread may hold it: the waiters move onto it under the
+ * shim's wait morphing). */
+static void wake_and_unlock(pthread_cond_t *c, uint32_t *seed)
+{
+	if (rnd(seed) % 2) {
+		wake(c, seed);
+		unlock_checked();
+	} else {
+		unlock_checked();
+		wake(c, seed);
+	}
+}
+
 static void *producer(void *arg)
 {
 	long id = (long)arg;
@@ -77,8 +92,7 @@ static void *producer(void *arg)
 			rnd_wait(&not_full, &seed);
 		queue[(qhead + qlen) % CAP] = (int)(id * ITEMS + i);
 		qlen++;
-		wake(&not_empty, &seed);
-		unlock_checked();
+		wake_and_unlock(&not_empty, &seed);
 	}
 	return NULL;
 }
@@ -103,8 +117,7 @@ static void *consumer(void *arg)
 			dup_items++;
 		consumed++;
 		sum += item;
-		wake(&not_full, &seed);
-		unlock_checked();
+		wake_and_unlock(&not_full, &seed);
 	}
 }
 
@@ -155,8 +168,13 @@ static void *ring_member(void *arg)
 			pthread_cond_wait(&ring_cv, &ring_mu);
 		turn = (turn + 1) % RING;
 		passes++;
-		pthread_cond_broadcast(&ring_cv);
-		pthread_mutex_unlock(&ring_mu);
+		if (r % 2) {
+			pthread_cond_broadcast(&ring_cv);
+			pthread_mutex_unlock(&ring_mu);
+		} else {
+			pthread_mutex_unlock(&ring_mu);
+			pthread_cond_broadcast(&ring_cv);
+		}
 	}
 	return NULL;
 }
@@ -193,6 +211,103 @@ static void *napper(void *arg)
 	return NULL;
 }
 
+/* 4. The herd: waiters (on a recursive mutex, locked twice, and with
+ *    long timeouts) are woken by a broadcast from a thread that does not
+ *    hold the mutex while main does and keeps it for a while, so under
+ *    the shim they move onto the mutex's queue; plain lockers pile up on
+ *    it too, holds of over 1 ms push it into hand-off mode.  Every waiter
+ *    returns owning the mutex, every locker gets in. */
+#define HERD 6
+#define LOCKERS 3
+#define LOCKER_ROUNDS 3
+
+static pthread_mutex_t herd_mu;
+static pthread_cond_t herd_cv = PTHREAD_COND_INITIALIZER;
+static int herd_waiting, herd_inside;
+static long herd_ok, herd_bad, herd_entries;
+static int herd_fail;
+
+static void herd_hold(void)
+{
+	if (++herd_inside != 1)
+		herd_bad++;
+	herd_entries++;
+	struct timespec ts = { 0, 1500000 };
+	nanosleep(&ts, NULL);
+	herd_inside--;
+}
+
+static void *herd_member(void *arg)
+{
+	long id = (long)arg;
+	if (id >= HERD) {
+		/* A plain locker, queued before the broadcast; relocking at
+		 * once, it barges ahead of whoever its unlock woke. */
+		for (int i = 0; i < LOCKER_ROUNDS; i++) {
+			pthread_mutex_lock(&herd_mu);
+			herd_hold();
+			pthread_mutex_unlock(&herd_mu);
+		}
+		return NULL;
+	}
+	pthread_mutex_lock(&herd_mu);
+	herd_waiting++;
+	int r;
+	if (id % 2) {
+		struct timespec dl = deadline_in(CLOCK_REALTIME, 20000000000L);
+		r = pthread_cond_timedwait(&herd_cv, &herd_mu, &dl);
+	} else {
+		r = pthread_cond_wait(&herd_cv, &herd_mu);
+	}
+	herd_hold();
+	/* Owned again, once: one unlock succeeds, a second is not ours. */
+	int u1 = pthread_mutex_unlock(&herd_mu);
+	int u2 = pthread_mutex_unlock(&herd_mu);
+	if (r == 0 && u1 == 0 && u2 == EPERM)
+		atomic_inc(&herd_ok);
+	return NULL;
+}
+
+static void *herd_broadcaster(void *arg)
+{
+	pthread_cond_broadcast(&herd_cv);
+	return arg;
+}
+
+static void herd_test(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&herd_mu, &a);
+	herd_waiting = 0;
+	herd_ok = herd_bad = herd_entries = 0;
+	pthread_t t[HERD + LOCKERS], b;
+	for (long i = 0; i < HERD; i++)
+		pthread_create(&t[i], NULL, herd_member, (void *)i);
+	/* Wait until every waiter is inside its wait (it let the mutex go). */
+	for (;;) {
+		pthread_mutex_lock(&herd_mu);
+		if (herd_waiting == HERD)
+			break;
+		pthread_mutex_unlock(&herd_mu);
+		struct timespec ts = { 0, 200000 };
+		nanosleep(&ts, NULL);
+	}
+	for (long i = HERD; i < HERD + LOCKERS; i++)
+		pthread_create(&t[i], NULL, herd_member, (void *)i);
+	struct timespec ts = { 0, 2000000 };
+	nanosleep(&ts, NULL);
+	pthread_create(&b, NULL, herd_broadcaster, NULL);
+	pthread_join(b, NULL);
+	nanosleep(&ts, NULL);
+	pthread_mutex_unlock(&herd_mu);
+	for (int i = 0; i < HERD + LOCKERS; i++)
+		pthread_join(t[i], NULL);
+	herd_fail += herd_ok != HERD || herd_entries != HERD + LOCKERS * LOCKER_ROUNDS || herd_bad != 0;
+}
+
+
 int main(void)
 {
 	queue_test();
@@ -208,5 +323,9 @@ int main(void)
 	run_threads(SLEEPERS, napper);
 	CHECK(nap_timeouts == SLEEPERS * NAPS, "naps: every unsignalled timed wait timed out");
 	CHECK(nap_early == 0, "naps: none returned before its deadline");
+
+	for (int i = 0; i < 20; i++)
+		herd_test();
+	CHECK(herd_fail == 0, "herd: every waiter woke owning the mutex, one holder at a time");
 	return failures != 0;
 }
