@@ -51,6 +51,8 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 	} else {
 		while (pthread_mutex_lock(m) == EAGAIN)
 			;
+		if (err == EINTR)
+			err = 0; /* a signal: POSIX allows a spurious wake-up, not EINTR */
 	}
 	m->__data.__count = depth;
 	return err;

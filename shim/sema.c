@@ -210,6 +210,15 @@ bool gmp_semq_interrupt(struct g *gp, int code)
 	}
 }
 
+bool gmp_wake_interrupted(struct g *gp, struct m *mp)
+{
+	if (!gmp_semq_interrupt(gp, EINTR))
+		return false;
+	gp->schedlink = NULL;
+	gmp_ready_list(mp, gp);
+	return true;
+}
+
 /* --- notify lists --- */
 
 static inline int less(uint32_t a, uint32_t b)

@@ -68,6 +68,12 @@ int gmp_sleep_until(int64_t deadline);
  * returns EINTR and its caller reports the time left from its deadline;
  * the other waits loop and park again, as NPTL's do after a handler. */
 bool gmp_semq_interrupt(struct g *gp, int code);
+/* The whole hook: interrupts gp's park with EINTR and readies it, on mp's
+ * P (mp NULL, e.g. from sysmon: on the global queue).  What each wait
+ * then does: sleeps return EINTR with the time left; raw FUTEX_WAIT
+ * returns EINTR; condvar waits report a spurious wake-up (POSIX forbids
+ * EINTR there); mutex, rwlock, semaphore, join and I/O waits park again. */
+bool gmp_wake_interrupted(struct g *gp, struct m *mp);
 
 /* Used by the timer code: times out gp if it is still parked where its
  * timer says.  Returns 1 if it did. */
