@@ -41,7 +41,7 @@ static int setup(void **state)
 }
 
 /* Parks gs[i] (as far as the wait queue and its timer know) on words[i]
- * with deadline d, its timer on P pp. */
+ * with deadline d (-1: none), its timer on P pp. */
 static struct g *park(int i, int64_t d, struct p *pp)
 {
 	struct g *gp = &gs[i];
@@ -50,7 +50,8 @@ static struct g *park(int i, int64_t d, struct p *pp)
 	waitq_enqueue(root, &words[i], gp);
 	gp->wakeup = 0;
 	gp->timer = (struct gmp_timer){ .when = d, .index = -1, .gp = gp, .waitaddr = &words[i] };
-	gmp_timer_add(&gp->timer);
+	if (d >= 0)
+		gmp_timer_add(&gp->timer);
 	fake_m.p = &allp[0];
 	return gp;
 }
@@ -168,6 +169,16 @@ static void test_interrupt_parked(void **state)
 	assert_false(gmp_semq_interrupt(gp, EINTR)); /* no longer parked */
 	assert_true(gmp_timer_del(&gp->timer));
 	assert_int_equal(gmp_timers_next(), -1);
+
+	/* The whole hook, from a context without a P: the G is readied on
+	 * the global queue. */
+	gp = park(4, -1, &allp[0]); /* untimed */
+	gp->status = G_WAITING;
+	assert_true(gmp_wake_interrupted(gp, NULL));
+	assert_int_equal(gp->status, G_RUNNABLE);
+	assert_int_equal(gp->wakeup, EINTR);
+	assert_int_equal(sched.runqsize, 1);
+	assert_false(gmp_wake_interrupted(gp, NULL));
 }
 
 int main(void)
