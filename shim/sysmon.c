@@ -111,20 +111,41 @@ void gmp_sysmon_wake(void)
 
 struct g *gmp_netpoll(int64_t delay);
 
-/* A P running a G runs its own timers at its next schedule; give it that
- * long before taking them. */
-#define TIMER_SLACK_RUNNING_NS 1000000LL
+/* A P running a G runs its own timers at its next schedule, and an idle
+ * P's are run by the M that sleeps until them; give them that long
+ * before taking over.  A P held in a syscall has nobody. */
+#define TIMER_SLACK_NS 1000000LL
+
+static int64_t timer_slack(struct p *pp)
+{
+	return load_acq(&pp->status) == P_SYSCALL ? 0 : TIMER_SLACK_NS;
+}
+
+/* When sysmon should look at the timers next: the earliest deadline,
+ * plus the slack its P gets (-1: none). */
+static int64_t timers_watch_until(void)
+{
+	int64_t next = -1;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		int64_t w = gmp_timers_next_p(&allp[i]);
+		if (w < 0)
+			continue;
+		w += timer_slack(&allp[i]);
+		if (next < 0 || w < next)
+			next = w;
+	}
+	return next;
+}
 
 /* Runs the due timers nobody else will run soon: those of Ps held in a
- * syscall (or idle: normally an M sleeping until them gets there first),
- * and those of a P whose G has run for a while without scheduling. */
+ * syscall, and those of a P whose G has run a while without scheduling
+ * (or of an idle P whose M has not got there). */
 static int run_timers(int64_t now)
 {
 	struct g *list = NULL;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
 		struct p *pp = &allp[i];
-		int64_t slack = load_acq(&pp->status) == P_RUNNING ? TIMER_SLACK_RUNNING_NS : 0;
-		if (!gmp_timers_due(pp, now, slack))
+		if (!gmp_timers_due(pp, now, timer_slack(pp)))
 			continue;
 		struct g *l = gmp_timers_collect(pp, now);
 		while (l) {
@@ -156,12 +177,10 @@ static void *sysmon(void *arg)
 			delay *= 2;
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
-		/* Be there when the next timer is due, in case its P is held. */
-		int64_t sleep = delay, next = gmp_timers_next();
+		/* Be there when a timer may need us, in case its P is held. */
+		int64_t sleep = delay, next = timers_watch_until();
 		if (next >= 0) {
 			int64_t until = next - gmp_nanotime();
-			if (until < TIMER_SLACK_RUNNING_NS)
-				until = until > 0 ? until : TIMER_SLACK_RUNNING_NS;
 			if (until < sleep)
 				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
 		}

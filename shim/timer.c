@@ -197,6 +197,12 @@ static int64_t p_next(struct p *pp, int64_t *off)
 	return m;
 }
 
+int64_t gmp_timers_next_p(struct p *pp)
+{
+	int64_t off = INT64_MIN;
+	return p_next(pp, &off);
+}
+
 int64_t gmp_timers_next(void)
 {
 	int64_t next = -1, off = INT64_MIN;

@@ -65,6 +65,8 @@ void gmp_timer_add(struct gmp_timer *t);
 bool gmp_timer_del(struct gmp_timer *t);
 /* The earliest deadline over every P as CLOCK_MONOTONIC ns, or -1. */
 int64_t gmp_timers_next(void);
+/* The same for one P. */
+int64_t gmp_timers_next_p(struct p *pp);
 /* Whether pp has a timer at least slack ns overdue at now (monotonic
  * ns).  Cheap: two atomic loads, and the realtime clock if it has a
  * realtime timer. */
