@@ -64,6 +64,6 @@ GMP_EXPORT unsigned int sleep(unsigned int s)
 	struct timespec ts = { s, 0 }, rem = { 0, 0 };
 	if (nanosleep(&ts, &rem) == 0)
 		return 0;
-	/* glibc: the unslept seconds, rounded up by a pending fraction. */
-	return (unsigned int)rem.tv_sec + (rem.tv_nsec >= 500000000L);
+	/* As glibc: the whole seconds not yet slept. */
+	return (unsigned int)rem.tv_sec;
 }
