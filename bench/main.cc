@@ -29,6 +29,7 @@ static void Run(benchmark::State &state)
 
 GMP_BENCH(create_join, 20000);
 GMP_BENCH(cond_pingpong, 20000);
+GMP_BENCH(cond_broadcast, 5000);
 GMP_BENCH(mutex_contended, 400000);
 GMP_BENCH(sched_yield_alone, 200000);
 GMP_BENCH(sched_yield_pingpong, 50000);

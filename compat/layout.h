@@ -19,6 +19,8 @@ _Static_assert(sizeof(pthread_attr_t) == 56, "glibc x86_64 attr size");
 _Static_assert(offsetof(pthread_mutex_t, __data.__lock) == 0, "mutex lock word");
 _Static_assert(offsetof(pthread_mutex_t, __data.__count) == 4, "mutex count");
 _Static_assert(offsetof(pthread_mutex_t, __data.__owner) == 8, "mutex owner");
+/* Where the owner's TID lies from the lock word (wait morphing reads it). */
+#define GMP_MUTEX_OWNER_FROM_LOCK 8
 _Static_assert(offsetof(pthread_mutex_t, __data.__kind) == 16, "mutex kind");
 
 #define GMP_MUTEX_TYPE_MASK 3

@@ -29,8 +29,14 @@ static inline long gmp_ret(long r)
 	return r;
 }
 
-/* Converts an absolute time on clk to a CLOCK_MONOTONIC deadline in ns.
- * Returns -1 with *err = EINVAL for a malformed timespec. */
+/* Converts an absolute time on clk to a deadline (shim/timer.h): on
+ * CLOCK_MONOTONIC, monotonic ns; on CLOCK_REALTIME, realtime ns tagged
+ * GMP_DEADLINE_REALTIME, so that it follows clock changes.  -1 (none) for
+ * a time too far ahead to matter; -1 with *err = EINVAL for a malformed
+ * timespec or another clock. */
 int64_t gmp_abs_deadline(clockid_t clk, const struct timespec *abstime, int *err);
+/* Waits longer than this (about 31 years) are taken as forever: the ns
+ * arithmetic stays far from overflow and from GMP_DEADLINE_REALTIME. */
+#define GMP_FOREVER_SEC 1000000000LL
 
 #endif

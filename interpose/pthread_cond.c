@@ -24,21 +24,36 @@ GMP_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
 	return gmp_real.pthread_cond_init(c, attr);
 }
 
+void gmp_mutex_lock_requeued(uint32_t *w);
+
 static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 {
 	int type = m->__data.__kind & GMP_MUTEX_TYPE_MASK;
 	if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
 	    m->__data.__owner != getg()->tid)
 		return EPERM;
+	/* Only a mutex of ours can take a waiter moved over by a broadcast
+	 * (wait morphing, shim/sema.c); glibc's own wake their waiters. */
+	uint32_t *lockword = (m->__data.__kind & GMP_MUTEX_KERNEL_BITS) ? NULL : (uint32_t *)&m->__data.__lock;
 	uint32_t ticket = gmp_notify_add(&C(c)->wait);
 	/* Release a recursive mutex completely and restore its depth after. */
 	unsigned depth = m->__data.__count;
 	m->__data.__count = 1;
 	pthread_mutex_unlock(m);
-	int err = gmp_notify_wait(c, &C(c)->notify, ticket, deadline);
-	int lerr;
-	while ((lerr = pthread_mutex_lock(m)) == EAGAIN)
-		;
+	int err = gmp_notify_wait(c, &C(c)->notify, ticket, deadline, lockword);
+	if (err == GMP_WAKE_REQUEUED || err == GMP_WAKE_HANDOFF) {
+		/* Notified and moved onto the mutex's queue: an unlock woke us
+		 * to compete for it, or handed it over (starvation mode). */
+		if (err == GMP_WAKE_REQUEUED)
+			gmp_mutex_lock_requeued(lockword);
+		m->__data.__owner = getg()->tid;
+		err = 0;
+	} else {
+		while (pthread_mutex_lock(m) == EAGAIN)
+			;
+		if (err == EINTR)
+			err = 0; /* a signal: POSIX allows a spurious wake-up, not EINTR */
+	}
 	m->__data.__count = depth;
 	return err;
 }

@@ -1,4 +1,7 @@
-/* Sleeps park the G on a timer instead of blocking the M. */
+/* Sleeps park the G on a timer instead of blocking the M.  A relative
+ * sleep is measured on CLOCK_MONOTONIC (the kernel's relative sleeps do
+ * not move with clock changes either); an absolute CLOCK_REALTIME sleep
+ * follows the realtime clock (shim/timer.c). */
 #include <errno.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,21 +26,21 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 		if (err)
 			return err;
 	} else {
-		deadline = gmp_nanotime() + req->tv_sec * 1000000000LL + req->tv_nsec;
+		deadline = req->tv_sec > GMP_FOREVER_SEC ? -1
+							  : gmp_nanotime() + req->tv_sec * 1000000000LL + req->tv_nsec;
 	}
-	if (gmp_sleep_until(deadline) == EINTR) {
-		/* A handler ran: report the time left, as the kernel does. */
-		if (rem && !(flags & TIMER_ABSTIME)) {
-			int64_t left = deadline - gmp_nanotime();
-			if (left < 0)
-				left = 0;
-			*rem = (struct timespec){ left / 1000000000LL, left % 1000000000LL };
-		}
-		return EINTR;
+	if (gmp_sleep_until(deadline) != EINTR)
+		return 0;
+	/* Interrupted (gmp_semq_interrupt): as the kernel, report what was
+	 * left of a relative sleep and leave rem alone for an absolute one. */
+	if (rem && !(flags & TIMER_ABSTIME)) {
+		int64_t left = deadline < 0 ? 0 : gmp_deadline_left(deadline);
+		if (left < 0)
+			left = 0;
+		/* A sleep taken as forever has lost nothing that shows. */
+		*rem = deadline < 0 ? *req : (struct timespec){ left / 1000000000LL, left % 1000000000LL };
 	}
-	if (rem && !(flags & TIMER_ABSTIME))
-		*rem = (struct timespec){ 0, 0 };
-	return 0;
+	return EINTR;
 }
 
 GMP_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
@@ -59,7 +62,8 @@ GMP_EXPORT int usleep(useconds_t us)
 GMP_EXPORT unsigned int sleep(unsigned int s)
 {
 	struct timespec ts = { s, 0 }, rem = { 0, 0 };
-	if (nanosleep(&ts, &rem) < 0)
-		return (unsigned int)rem.tv_sec + (rem.tv_nsec > 0);
-	return 0;
+	if (nanosleep(&ts, &rem) == 0)
+		return 0;
+	/* As glibc: the whole seconds not yet slept. */
+	return (unsigned int)rem.tv_sec;
 }

@@ -7,8 +7,12 @@
 #include <linux/futex.h>
 #include <time.h>
 
+#include "netpoll.h"
 #include "runtime.h"
 #include "sema.h"
+
+/* Timeouts further than this (about 31 years) are taken as none. */
+#define FOREVER_SEC 1000000000LL
 
 static int64_t ts_ns(const struct timespec *ts)
 {
@@ -50,7 +54,8 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 		if (timeout) {
 			if (bad_timespec(timeout))
 				return -EINVAL;
-			deadline = gmp_nanotime() + ts_ns(timeout);
+			if (timeout->tv_sec < FOREVER_SEC)
+				deadline = gmp_nanotime() + ts_ns(timeout);
 		}
 		err = gmp_futexwait_bits(uaddr, val, deadline, WAIT_FUTEX, FUTEX_BITSET_MATCH_ANY);
 		return err ? -err : 0;
@@ -61,10 +66,18 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 		if (timeout) {
 			if (bad_timespec(timeout))
 				return -EINVAL;
-			clockid_t clk = (op & FUTEX_CLOCK_REALTIME) ? CLOCK_REALTIME : CLOCK_MONOTONIC;
-			struct timespec now;
-			clock_gettime(clk, &now);
-			deadline = gmp_nanotime() + (ts_ns(timeout) - ts_ns(&now));
+			/* Absolute times decades away never come: -1. */
+			if (op & FUTEX_CLOCK_REALTIME) {
+				/* The kernel's realtime wait follows clock changes. */
+				gmp_netpoll_watch_clock();
+				if (timeout->tv_sec < (GMP_DEADLINE_REALTIME - 1) / 1000000000LL)
+					deadline = GMP_DEADLINE_REALTIME | ts_ns(timeout);
+			} else {
+				struct timespec now;
+				clock_gettime(CLOCK_MONOTONIC, &now);
+				if (timeout->tv_sec - now.tv_sec < FOREVER_SEC)
+					deadline = gmp_nanotime() + (ts_ns(timeout) - ts_ns(&now));
+			}
 		}
 		err = gmp_futexwait_bits(uaddr, val, deadline, WAIT_FUTEX, val3);
 		return err ? -err : 0;

@@ -193,10 +193,7 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
  * with EINTR, and runnable, on mp's P (NULL: none to use). */
 static void interrupt_parked(struct m *mp, struct g *gp)
 {
-	if (!gmp_semq_interrupt(gp))
-		return;
-	gp->schedlink = NULL;
-	gmp_ready_list(mp, gp);
+	gmp_wake_interrupted(gp, mp);
 }
 
 /* Gets sig to gp: pthread_kill. */

@@ -50,12 +50,40 @@ int gmp_mutex_trylock(uint32_t *w)
 	return EBUSY;
 }
 
+static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart);
+
 int gmp_mutex_lock(uint32_t *w, int64_t deadline)
 {
 	gmp_preempt_point();
 	if (cas(w, 0, LOCKED))
 		return 0;
-	int64_t waitstart = 0;
+	return lock_slow(w, deadline, 0);
+}
+
+/* A condvar waiter moved onto this mutex's queue (sema.c: wait morphing)
+ * and woken by an unlock is a waiter like any other: it takes the lock
+ * keeping WAITERS set, since others moved with it may still be parked. */
+void gmp_mutex_lock_requeued(uint32_t *w)
+{
+	lock_slow(w, -1, gmp_nanotime());
+}
+
+/* Wait morphing asks, under the bucket lock of w: if the mutex is held,
+ * mark it as having waiters (so its unlock looks at the queue) and say
+ * yes; a free mutex gets no waiter queued behind it. */
+bool gmp_mutex_mark_waiter(uint32_t *w)
+{
+	uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+	while (s & LOCKED) {
+		if ((s & WAITERS) ||
+		    __atomic_compare_exchange_n(w, &s, s | WAITERS, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart)
+{
 	int iter = 0;
 	for (;;) {
 		uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);

@@ -7,11 +7,13 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 
 #include "netpoll.h"
 #include "sema.h"
 
 #define BREAK_TOKEN (~(uint64_t)0)
+#define CLOCK_TOKEN (~(uint64_t)1)
 
 struct polldesc *gmp_pd_slot(int fd);
 
@@ -21,6 +23,9 @@ static struct mutex initlock;
 static int32_t nwaiters;          /* Gs parked on descriptors, atomic */
 static int64_t polluntil;         /* when the blocked poller wakes; 0: none blocked */
 static uint32_t breakpending;     /* a break is on its way, atomic */
+static int clockfd = -1;          /* a timerfd that becomes readable when CLOCK_REALTIME is set */
+static uint32_t clockwatch;       /* someone has a realtime deadline: keep clockfd; atomic */
+static uint32_t nopwait2;         /* the kernel lacks epoll_pwait2 */
 
 static long sys(long nr, long a, long b, long c, long d)
 {
@@ -40,6 +45,46 @@ static void netpoll_init(void)
 			gmp_throw("netpoll: cannot create the epoll instance");
 		breakfd = b;
 		__atomic_store_n(&epfd, e, __ATOMIC_RELEASE);
+	}
+	unlock(&initlock);
+}
+
+/* Arms clockfd to expire far in the future, cancelled by any setting of
+ * CLOCK_REALTIME: it then reads ECANCELED, which is all we want of it.
+ * Re-armed after every such event. */
+static void clock_arm(void)
+{
+	struct itimerspec its = { .it_value = { .tv_sec = (gmp_realtime() / 1000000000LL) + 100LL * 366 * 86400 } };
+	sys(SYS_timerfd_settime, clockfd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, (long)&its, 0);
+}
+
+/* Under initlock, with epfd open. */
+static void clock_open(void)
+{
+	int fd = (int)sys(SYS_timerfd_create, CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC, 0, 0);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = CLOCK_TOKEN };
+	if (fd < 0 || sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev) < 0) {
+		/* Realtime deadlines then notice a clock change only when
+		 * someone next looks at the timers (at the latest, at the
+		 * deadline the clock had before). */
+		if (fd >= 0)
+			sys(SYS_close, fd, 0, 0, 0);
+		gmp_unsupported("watching CLOCK_REALTIME for changes (timerfd): realtime deadlines see a clock change late");
+		return;
+	}
+	clockfd = fd;
+	clock_arm();
+}
+
+void gmp_netpoll_watch_clock(void)
+{
+	if (__atomic_load_n(&clockwatch, __ATOMIC_ACQUIRE))
+		return;
+	netpoll_init();
+	lock(&initlock);
+	if (!clockwatch) {
+		clock_open();
+		__atomic_store_n(&clockwatch, 1, __ATOMIC_RELEASE);
 	}
 	unlock(&initlock);
 }
@@ -188,17 +233,27 @@ struct g *gmp_netpoll(int64_t delay)
 {
 	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) < 0)
 		return NULL;
-	int ms;
-	if (delay < 0)
-		ms = -1;
-	else if (delay == 0)
-		ms = 0;
-	else if (delay < 1000000)
-		ms = 1; /* epoll_wait's resolution: a short timer wakes up to 1 ms late */
-	else
-		ms = delay > 1000000000LL ? 1000 : (int)(delay / 1000000);
 	struct epoll_event evs[128];
-	long n = sys(SYS_epoll_wait, epfd, (long)evs, 128, ms);
+	long n = -ENOSYS;
+	if (delay > 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED)) {
+		/* ns resolution: a timer due in 100 us must not sleep 1 ms. */
+		struct timespec ts = { delay / 1000000000LL, delay % 1000000000LL };
+		n = gmp_syscall6(SYS_epoll_pwait2, epfd, (long)evs, 128, (long)&ts, 0, 8);
+		if (n == -ENOSYS)
+			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);
+	}
+	if (n == -ENOSYS) {
+		int ms;
+		if (delay < 0)
+			ms = -1;
+		else if (delay == 0)
+			ms = 0;
+		else if (delay < 1000000)
+			ms = 1; /* epoll_wait's resolution: a short timer wakes up to 1 ms late */
+		else
+			ms = delay > 1000000000LL ? 1000 : (int)(delay / 1000000);
+		n = sys(SYS_epoll_wait, epfd, (long)evs, 128, ms);
+	}
 	struct g *list = NULL;
 	for (long i = 0; i < n; i++) {
 		uint64_t data = evs[i].data.u64;
@@ -206,6 +261,16 @@ struct g *gmp_netpoll(int64_t delay)
 			uint64_t v;
 			sys(SYS_read, breakfd, (long)&v, sizeof v, 0);
 			__atomic_store_n(&breakpending, 0, __ATOMIC_RELEASE);
+			continue;
+		}
+		if (data == CLOCK_TOKEN) {
+			/* CLOCK_REALTIME was set: the read says ECANCELED and
+			 * disarms it.  Whoever polled looks at the timers next
+			 * (findrunnable, sysmon), comparing realtime deadlines
+			 * with the clock as it is now. */
+			uint64_t v;
+			if (sys(SYS_read, clockfd, (long)&v, sizeof v, 0) == -ECANCELED)
+				clock_arm();
 			continue;
 		}
 		struct polldesc *pd = gmp_pd_lookup((int)(uint32_t)data);
@@ -267,4 +332,11 @@ void netpoll_fork(enum gmp_fork_phase phase)
 	epfd = breakfd = -1;
 	netpoll_init();
 	gmp_pd_foreach(readd, NULL);
+	/* The timerfd is shared with the parent too, and a clock change is
+	 * reported to one reader only. */
+	if (clockfd >= 0) {
+		sys(SYS_close, clockfd, 0, 0, 0);
+		clockfd = -1;
+		clock_open();
+	}
 }

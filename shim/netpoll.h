@@ -102,6 +102,10 @@ void gmp_netpoll_wake_before(int64_t when);
 /* The poller M says until when it will block (-1 forever, 0 done). */
 void gmp_netpoll_set_until(int64_t until);
 void netpoll_fork(enum gmp_fork_phase phase);
+/* From now on, a setting of CLOCK_REALTIME wakes the blocked poller
+ * (a timerfd with TFD_TIMER_CANCEL_ON_SET), so realtime deadlines are
+ * looked at again.  Call outside every runtime lock (takes initlock). */
+void gmp_netpoll_watch_clock(void);
 
 /* The park-until-ready loop for one system call on fd (shim/fdio.c).
  * Behaves as the call would on a blocking fd (or as is on the program's

@@ -361,6 +361,7 @@ static struct g *stealwork(struct m *mp, struct p *pp)
 }
 
 static void run_timers(struct m *mp);
+static void checktimers(struct m *mp);
 
 /* Runs the first G the poller readied here and queues the rest. */
 static struct g *netpoll_pick(struct g *list)
@@ -409,6 +410,16 @@ top:
 		if ((gp = stealwork(mp, pp)))
 			return gp;
 	}
+	/* Due timers of other Ps: an idle P has nobody to run them, and a P
+	 * held in a syscall or by a long-running G runs them late (proc.go:
+	 * stealWork's checkTimers). */
+	{
+		struct g *list = gmp_timers_collect_all(pp, gmp_nanotime(), 0);
+		if (list) {
+			gmp_ready_list(mp, list);
+			goto top;
+		}
+	}
 
 	lock(&sched.lock);
 	if (sched.runqsize > 0) {
@@ -443,7 +454,10 @@ top:
 	}
 	/* One idle M at a time sleeps in the poller rather than on its note,
 	 * until the next timer (proc.go: findRunnable's blocking netpoll). */
-	if (gmp_netpoll_waiters() > 0 && __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
+	/* Realtime timers too: the poller watches for changes of the clock
+	 * (netpoll.c), after which their deadlines are somewhere else. */
+	if ((gmp_netpoll_waiters() > 0 || gmp_timers_realtime() > 0) &&
+	    __atomic_exchange_n(&sched.lastpoll, 0, __ATOMIC_ACQ_REL) != 0) {
 		int64_t next = gmp_timers_next();
 		gmp_sigmask_idle(mp);
 		gmp_netpoll_set_until(next);
@@ -479,13 +493,26 @@ top:
 	goto top;
 }
 
+/* Runs the due timers of mp's P, or of every P if it holds none (then
+ * the Gs are queued globally). */
 static void run_timers(struct m *mp)
 {
-	extern struct g *gmp_timers_collect(int64_t now);
-	struct g *list = gmp_timers_collect(gmp_nanotime());
+	int64_t now = gmp_nanotime();
+	struct g *list = mp->p ? gmp_timers_collect(mp->p, now) : gmp_timers_collect_all(NULL, now, 0);
 	if (list == NULL)
 		return;
 	gmp_ready_list(mp, list);
+}
+
+/* proc.go: checkTimers at every schedule, not only in findrunnable: a P
+ * whose run queue never drains would never get there.  Reads the clock
+ * only when the P has a timer at all. */
+static void checktimers(struct m *mp)
+{
+	struct p *pp = mp->p;
+	if (load_acq(&pp->timers.mono.when0) < 0 && load_acq(&pp->timers.real.when0) < 0)
+		return;
+	run_timers(mp);
 }
 
 /* A G switched to g0 through mcall: finish what it asked for. */
@@ -520,6 +547,7 @@ void schedule(void)
 {
 	struct m *mp = g0_getm();
 	for (;;) {
+		checktimers(mp);
 		struct p *pp = mp->p;
 		struct g *gp = NULL;
 		bool inherit = false;
@@ -560,7 +588,7 @@ void gmp_procs_init(int nprocs)
 		gmp_throw("cannot allocate Ps");
 	for (int i = 0; i < nprocs; i++) {
 		struct p *pp = &allp[i];
-		*pp = (struct p){ .id = i };
+		*pp = (struct p){ .id = i, .timers.mono.when0 = -1, .timers.real.when0 = -1 };
 	}
 	sched.gomaxprocs = nprocs;
 	for (int i = nprocs - 1; i >= 1; i--)

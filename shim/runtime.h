@@ -110,6 +110,7 @@ struct g {
 	struct g *waittail;       /* last waiter (valid in the queue head) */
 	struct g *waitnext;       /* next queue head in the same bucket */
 	uint32_t ticket;          /* condition variable ticket */
+	uint32_t *condlock;       /* the mutex word a condvar waiter relocks (wait morphing) */
 	uint32_t waitbits;        /* futex bit set the G waits with */
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
@@ -157,6 +158,8 @@ struct p {
 
 	struct g *gfree;          /* free Gs of this P */
 	int gfreecnt;
+
+	struct ptimers timers;    /* timed parks of Gs that ran here (timer.c) */
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:

@@ -1,5 +1,6 @@
 #include <errno.h>
 
+#include "compat/layout.h"
 #include "sema.h"
 #include "waitq.h"
 
@@ -29,6 +30,8 @@ int gmp_semq_timeout(struct g *gp, struct gmp_timer *t)
 	 * our feet: follow the timer's waitaddr until it holds still. */
 	for (;;) {
 		const void *addr = __atomic_load_n(&t->waitaddr, __ATOMIC_ACQUIRE);
+		if (addr == NULL)
+			return 0; /* notified and moved by wait morphing: too late to time out */
 		struct semroot *root = semroot(addr);
 		lock(&root->lock);
 		if (gp->waitaddr == addr) {
@@ -41,25 +44,6 @@ int gmp_semq_timeout(struct g *gp, struct gmp_timer *t)
 		unlock(&root->lock);
 		if (!moved)
 			return 0; /* already woken */
-	}
-}
-
-bool gmp_semq_interrupt(struct g *gp)
-{
-	/* A requeue may move the G meanwhile: follow it until it holds still. */
-	for (;;) {
-		const void *addr = __atomic_load_n(&gp->waitaddr, __ATOMIC_ACQUIRE);
-		if (addr == NULL)
-			return false;
-		struct semroot *root = semroot(addr);
-		lock(&root->lock);
-		if (gp->waitaddr == addr) {
-			waitq_remove(root, gp);
-			gp->wakeup = EINTR;
-			unlock(&root->lock);
-			return true;
-		}
-		unlock(&root->lock);
 	}
 }
 
@@ -97,7 +81,7 @@ int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum wai
 
 int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits)
 {
-	if (deadline >= 0 && deadline <= gmp_nanotime())
+	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
@@ -194,15 +178,45 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 int gmp_sleep_until(int64_t deadline)
 {
 	struct g *gp = getg();
-	/* Park on an address nobody else waits on: only the timer wakes it. */
+	/* Park on an address nobody else waits on: only the timer (or
+	 * gmp_semq_interrupt) wakes it. */
 	const void *addr = &gp->timer;
 	struct semroot *root = semroot(addr);
-	while (gmp_nanotime() < deadline) {
+	while (deadline < 0 || gmp_deadline_left(deadline) > 0) {
 		lock(&root->lock);
 		if (park_locked(root, addr, deadline, WAIT_SLEEP, ~0u) == EINTR)
 			return EINTR;
 	}
 	return 0;
+}
+
+bool gmp_semq_interrupt(struct g *gp, int code)
+{
+	/* As gmp_semq_timeout: the G may be requeued or woken under our
+	 * feet, so check under the bucket lock where it is parked now. */
+	for (;;) {
+		const void *addr = __atomic_load_n(&gp->waitaddr, __ATOMIC_ACQUIRE);
+		if (addr == NULL)
+			return false;
+		struct semroot *root = semroot(addr);
+		lock(&root->lock);
+		if (gp->waitaddr == addr) {
+			waitq_remove(root, gp);
+			gp->wakeup = code;
+			unlock(&root->lock);
+			return true;
+		}
+		unlock(&root->lock);
+	}
+}
+
+bool gmp_wake_interrupted(struct g *gp, struct m *mp)
+{
+	if (!gmp_semq_interrupt(gp, EINTR))
+		return false;
+	gp->schedlink = NULL;
+	gmp_ready_list(mp, gp);
+	return true;
 }
 
 /* --- notify lists --- */
@@ -217,7 +231,7 @@ uint32_t gmp_notify_add(uint32_t *wait)
 	return __atomic_fetch_add(wait, 1, __ATOMIC_ACQ_REL);
 }
 
-int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline)
+int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline, uint32_t *condlock)
 {
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
@@ -225,13 +239,77 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		unlock(&root->lock); /* already notified */
 		return 0;
 	}
-	if (deadline >= 0 && deadline <= gmp_nanotime()) {
+	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0) {
 		unlock(&root->lock);
 		return ETIMEDOUT;
 	}
-	getg()->ticket = ticket;
+	struct g *gp = getg();
+	gp->ticket = ticket;
+	gp->condlock = condlock;
 	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
+	gp->condlock = NULL;
 	return r == EINTR ? 0 : r; /* a condition wait never fails with EINTR: a spurious wake-up */
+}
+
+bool gmp_mutex_mark_waiter(uint32_t *w);
+
+/* The TID stored next to a pthread mutex's lock word (compat/layout.h). */
+static int mutex_owner(const uint32_t *w)
+{
+	return __atomic_load_n((const int *)((const char *)w + GMP_MUTEX_OWNER_FROM_LOCK), __ATOMIC_RELAXED);
+}
+
+/* Wait morphing.  A notified waiter whose mutex is held right now would
+ * only wake up to park again on that mutex (the thundering herd of a
+ * broadcast): it moves onto the mutex's wait queue instead, the way old
+ * NPTL used FUTEX_CMP_REQUEUE, and the unlock that frees the mutex wakes
+ * it (GMP_WAKE_REQUEUED) or hands the mutex to it (GMP_WAKE_HANDOFF).
+ * Each G moves to the mutex it waited with (g->condlock), never to
+ * another, and keeps its FIFO place.  It has been notified, so its
+ * timeout no longer applies: the timer is detached from any queue.
+ * Takes the waiters already off the condvar's queue (G_WAITING, on no
+ * queue: nothing else can ready them) and returns those to ready. */
+static struct g *morph(struct g *list)
+{
+	struct g *ready = NULL, **rtail = &ready;
+	struct semroot *root = NULL;
+	int self = getg()->tid;
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		uint32_t *w = gp->condlock;
+		/* Not when the notifier holds the mutex itself (the usual
+		 * signal under the lock): the readied G waits on this P's run
+		 * queue until the notifier parks, by when it has let go, so
+		 * moving it would only add an unlock-side wake-up (measured:
+		 * bench cond_pingpong, cond_broadcast).  The herd forms when
+		 * someone else holds it; then readied Gs would only park
+		 * again.  (The owner is read racily: it steers the choice,
+		 * never the correctness.) */
+		if (w != NULL && mutex_owner(w) != self) {
+			struct semroot *r = semroot(w);
+			if (r != root) {
+				if (root)
+					unlock(&root->lock);
+				root = r;
+				lock(&root->lock);
+			}
+			/* Under the mutex's bucket lock: an unlock after this
+			 * sees WAITERS and looks at the queue after we leave. */
+			if (gmp_mutex_mark_waiter(w)) {
+				gp->wakeup = GMP_WAKE_REQUEUED;
+				__atomic_store_n(&gp->timer.waitaddr, NULL, __ATOMIC_RELEASE);
+				waitq_enqueue(root, w, gp);
+				continue;
+			}
+		}
+		*rtail = gp;
+		rtail = &gp->schedlink;
+	}
+	if (root)
+		unlock(&root->lock);
+	*rtail = NULL;
+	return ready;
 }
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
@@ -261,8 +339,10 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 	if (found)
 		waitq_remove(root, found);
 	unlock(&root->lock);
-	if (found)
-		goready(found);
+	if (found) {
+		found->schedlink = NULL;
+		ready_list(morph(found));
+	}
 }
 
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
@@ -280,7 +360,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	}
 	unlock(&root->lock);
 	*tail = NULL;
-	ready_list(list);
+	ready_list(morph(list));
 }
 
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)

@@ -29,6 +29,8 @@ int gmp_futexwake_bits(const void *addr, int n, uint32_t bits);
 int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval);
 /* gmp_futexwait's result when a waker handed it ownership directly. */
 #define GMP_WAKE_HANDOFF (-1)
+/* gmp_notify_wait's result for a waiter moved onto its mutex's queue. */
+#define GMP_WAKE_REQUEUED (-2)
 
 /* Hands *w to the oldest waiter: under the bucket lock, stores more (if
  * other waiters remain), last (if it was the only one) or none (if nobody
@@ -40,9 +42,6 @@ struct g *gmp_semq_dequeue(const void *addr);
 /* Removes every waiter on addr without readying them (any context) and
  * returns them pushed onto list through schedlink. */
 struct g *gmp_semq_collect(const void *addr, struct g *list);
-/* Takes gp out of its wait queue, to return EINTR, if it is parked in one
- * (any context; the caller readies it).  Returns whether it was. */
-bool gmp_semq_interrupt(struct g *gp);
 /* Number of Gs parked on addr (for EBUSY checks and tests). */
 int gmp_semq_count(const void *addr);
 
@@ -50,13 +49,32 @@ int gmp_semq_count(const void *addr);
  * a waiter takes a ticket with gmp_notify_add before releasing its mutex,
  * so a signal sent in between is not lost. */
 uint32_t gmp_notify_add(uint32_t *wait);
-int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline);
+/* condlock: the word of the (shim) mutex the waiter will relock, or NULL.
+ * Returns 0 (notified, or a spurious wake-up), ETIMEDOUT, or, when the
+ * notification moved the waiter onto condlock's queue, GMP_WAKE_REQUEUED
+ * (woken by an unlock: relock with gmp_mutex_lock_requeued) or
+ * GMP_WAKE_HANDOFF (the unlock handed the mutex over: it is locked). */
+int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline, uint32_t *condlock);
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify);
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify);
 
-/* Parks the running G until the deadline (a sleep).  Returns 0, or EINTR
- * once a signal sent to the thread has been handled. */
+/* Parks the running G until the deadline (a sleep).  Returns 0, or
+ * EINTR if gmp_semq_interrupt cut it short. */
 int gmp_sleep_until(int64_t deadline);
+
+/* The hook for signal delivery to a parked G: if gp is parked on a wait
+ * queue (a sleep, a futex, a mutex, a condvar, ...), takes it off so that
+ * its park returns code (EINTR) instead of 0 or ETIMEDOUT, and returns
+ * true; the caller then readies gp (goready, gmp_ready_list).  A sleep
+ * returns EINTR and its caller reports the time left from its deadline;
+ * the other waits loop and park again, as NPTL's do after a handler. */
+bool gmp_semq_interrupt(struct g *gp, int code);
+/* The whole hook: interrupts gp's park with EINTR and readies it, on mp's
+ * P (mp NULL, e.g. from sysmon: on the global queue).  What each wait
+ * then does: sleeps return EINTR with the time left; raw FUTEX_WAIT
+ * returns EINTR; condvar waits report a spurious wake-up (POSIX forbids
+ * EINTR there); mutex, rwlock, semaphore, join and I/O waits park again. */
+bool gmp_wake_interrupted(struct g *gp, struct m *mp);
 
 /* Used by the timer code: times out gp if it is still parked where its
  * timer says.  Returns 1 if it did. */

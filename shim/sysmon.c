@@ -126,6 +126,56 @@ void gmp_sysmon_wake(void)
 
 struct g *gmp_netpoll(int64_t delay);
 
+/* A P running a G runs its own timers at its next schedule, and an idle
+ * P's are run by the M that sleeps until them; give them that long
+ * before taking over.  A P held in a syscall has nobody. */
+#define TIMER_SLACK_NS 1000000LL
+
+static int64_t timer_slack(struct p *pp)
+{
+	return load_acq(&pp->status) == P_SYSCALL ? 0 : TIMER_SLACK_NS;
+}
+
+/* When sysmon should look at the timers next: the earliest deadline,
+ * plus the slack its P gets (-1: none). */
+static int64_t timers_watch_until(void)
+{
+	int64_t next = -1;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		int64_t w = gmp_timers_next_p(&allp[i]);
+		if (w < 0)
+			continue;
+		w += timer_slack(&allp[i]);
+		if (next < 0 || w < next)
+			next = w;
+	}
+	return next;
+}
+
+/* Runs the due timers nobody else will run soon: those of Ps held in a
+ * syscall, and those of a P whose G has run a while without scheduling
+ * (or of an idle P whose M has not got there). */
+static int run_timers(int64_t now)
+{
+	struct g *list = NULL;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		struct p *pp = &allp[i];
+		if (!gmp_timers_due(pp, now, timer_slack(pp)))
+			continue;
+		struct g *l = gmp_timers_collect(pp, now);
+		while (l) {
+			struct g *gp = l;
+			l = gp->schedlink;
+			gp->schedlink = list;
+			list = gp;
+		}
+	}
+	if (list == NULL)
+		return 0;
+	injectglist(list);
+	return 1;
+}
+
 static void *sysmon(void *arg)
 {
 	(void)arg;
@@ -140,7 +190,14 @@ static void *sysmon(void *arg)
 			delay *= 2;
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
-		usleep_raw(delay);
+		/* Be there when a timer may need us, in case its P is held. */
+		int64_t sleep = delay, next = timers_watch_until();
+		if (next >= 0) {
+			int64_t until = next - gmp_nanotime();
+			if (until < sleep)
+				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
+		}
+		usleep_raw(sleep);
 		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
 			sysmon_idle();
 			idle = 0;
@@ -156,7 +213,8 @@ static void *sysmon(void *arg)
 				idle = 0;
 			}
 		}
-		if (retake(now) > 0)
+		int worked = run_timers(now);
+		if (retake(now) + worked > 0)
 			idle = 0;
 		else
 			idle++;

@@ -1,164 +1,315 @@
-/* The timer heap: a 4-ary min-heap on deadline (Go's timer heap shape),
- * one for the whole runtime for now.  Timers are added and deleted by Gs
- * and fired by whichever M runs the scheduler past their deadline. */
+/* Per-P timer heaps (see timer.h).  A heap is a 4-ary min-heap (Go's
+ * shape: shallower than a binary heap, and the four children of a node
+ * share a cache line) on one clock's ns.
+ *
+ * Lock order: a wait-queue bucket, then a P's timer lock, then sched.lock.
+ * A park adds its timer while holding its bucket lock; a collector pops
+ * due timers under the timer lock alone and only then takes the bucket
+ * lock of each G (gmp_semq_timeout), so it never holds both.  A popped
+ * timer is FIRING until the collector is done with it: the G, readied
+ * meanwhile by a normal wake-up, waits in gmp_timer_del for that before
+ * it reuses its timer in another park. */
 #include <sys/mman.h>
+#include <time.h>
 
 #include "runtime.h"
 #include "netpoll.h"
 #include "sema.h"
 
-static struct mutex timerlock;
-static struct gmp_timer **heap;
-static int nheap, capheap;
-static int64_t earliest = -1; /* heap[0]->when, read without the lock */
+static int32_t nrealtime; /* queued realtime timers, all Ps; atomic */
+static int64_t skew;      /* unit tests: added to CLOCK_REALTIME */
 
-static void siftup(int i)
+int64_t gmp_realtime(void)
 {
-	struct gmp_timer *t = heap[i];
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec + __atomic_load_n(&skew, __ATOMIC_RELAXED);
+}
+
+void gmp_timers_set_skew(int64_t ns)
+{
+	__atomic_store_n(&skew, ns, __ATOMIC_RELAXED);
+}
+
+int64_t gmp_deadline_left(int64_t d)
+{
+	if (gmp_deadline_is_realtime(d))
+		return (d & ~GMP_DEADLINE_REALTIME) - gmp_realtime();
+	return d - gmp_nanotime();
+}
+
+static int64_t key(const struct gmp_timer *t)
+{
+	return t->when & ~GMP_DEADLINE_REALTIME;
+}
+
+/* --- one heap --- */
+
+static void siftup(struct timerheap *hp, int i)
+{
+	struct gmp_timer **h = hp->h, *t = h[i];
 	while (i > 0) {
 		int parent = (i - 1) / 4;
-		if (heap[parent]->when <= t->when)
+		if (key(h[parent]) <= key(t))
 			break;
-		heap[i] = heap[parent];
-		heap[i]->index = i;
+		h[i] = h[parent];
+		h[i]->index = i;
 		i = parent;
 	}
-	heap[i] = t;
+	h[i] = t;
 	t->index = i;
 }
 
-static void siftdown(int i)
+static void siftdown(struct timerheap *hp, int i)
 {
-	struct gmp_timer *t = heap[i];
+	struct gmp_timer **h = hp->h, *t = h[i];
 	for (;;) {
 		int c = 4 * i + 1;
-		if (c >= nheap)
+		if (c >= hp->n)
 			break;
 		int best = c;
-		for (int k = c + 1; k < c + 4 && k < nheap; k++)
-			if (heap[k]->when < heap[best]->when)
+		for (int k = c + 1; k < c + 4 && k < hp->n; k++)
+			if (key(h[k]) < key(h[best]))
 				best = k;
-		if (heap[best]->when >= t->when)
+		if (key(h[best]) >= key(t))
 			break;
-		heap[i] = heap[best];
-		heap[i]->index = i;
+		h[i] = h[best];
+		h[i]->index = i;
 		i = best;
 	}
-	heap[i] = t;
+	h[i] = t;
 	t->index = i;
 }
 
-static void heap_remove(int i)
+static void publish(struct timerheap *hp)
 {
-	struct gmp_timer *t = heap[i];
-	nheap--;
-	if (i != nheap) {
-		heap[i] = heap[nheap];
-		heap[i]->index = i;
-		siftdown(i);
-		siftup(heap[i]->index);
-	}
-	t->index = -1;
-	__atomic_store_n(&earliest, nheap ? heap[0]->when : -1, __ATOMIC_RELEASE);
+	__atomic_store_n(&hp->when0, hp->n ? key(hp->h[0]) : -1, __ATOMIC_RELEASE);
 }
 
-static void grow(void)
+static void heap_remove(struct timerheap *hp, int i)
 {
-	int ncap = capheap ? capheap * 2 : 1024;
-	size_t oldsz = sizeof(*heap) * (size_t)capheap, newsz = sizeof(*heap) * (size_t)ncap;
-	void *nh = capheap ? mremap(heap, oldsz, newsz, MREMAP_MAYMOVE)
+	struct gmp_timer *t = hp->h[i];
+	hp->n--;
+	if (i != hp->n) {
+		hp->h[i] = hp->h[hp->n];
+		hp->h[i]->index = i;
+		siftdown(hp, i);
+		siftup(hp, hp->h[i]->index);
+	}
+	t->index = -1;
+	publish(hp);
+}
+
+static void heap_grow(struct timerheap *hp)
+{
+	/* mmap, not malloc: timers are added with a bucket lock held, and
+	 * malloc may itself wait on a lock of a thread parked behind it. */
+	int ncap = hp->cap ? hp->cap * 2 : 256;
+	size_t oldsz = sizeof(*hp->h) * (size_t)hp->cap, newsz = sizeof(*hp->h) * (size_t)ncap;
+	void *nh = hp->cap ? mremap(hp->h, oldsz, newsz, MREMAP_MAYMOVE)
 			   : mmap(NULL, newsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (nh == MAP_FAILED)
-		gmp_throw("cannot grow the timer heap");
-	heap = nh;
-	capheap = ncap;
+		gmp_throw("cannot grow a timer heap");
+	hp->h = nh;
+	hp->cap = ncap;
 }
+
+static struct timerheap *heap_of(struct p *pp, const struct gmp_timer *t)
+{
+	return gmp_deadline_is_realtime(t->when) ? &pp->timers.real : &pp->timers.mono;
+}
+
+/* --- adding and deleting --- */
 
 void gmp_timer_add(struct gmp_timer *t)
 {
-	lock(&timerlock);
-	if (nheap == capheap)
-		grow();
-	heap[nheap] = t;
-	nheap++;
-	siftup(nheap - 1);
-	bool first = heap[0] == t;
-	__atomic_store_n(&earliest, heap[0]->when, __ATOMIC_RELEASE);
-	unlock(&timerlock);
-	/* An idle M may be asleep with a later deadline: a spinning M will
-	 * recompute it when it goes back to sleep. */
+	struct m *mp = getg()->m;
+	/* A G that runs without a P (rescued from a blocking call) files
+	 * its timer with the P it left: someone runs that P's timers. */
+	struct p *pp = mp->p ? mp->p : mp->oldp ? mp->oldp : &allp[0];
+	bool rt = gmp_deadline_is_realtime(t->when);
+	lock(&pp->timers.lock);
+	struct timerheap *hp = heap_of(pp, t);
+	if (hp->n == hp->cap)
+		heap_grow(hp);
+	t->pp = pp;
+	__atomic_store_n(&t->state, TIMER_QUEUED, __ATOMIC_RELAXED);
+	hp->h[hp->n] = t;
+	hp->n++;
+	siftup(hp, hp->n - 1);
+	bool first = hp->h[0] == t;
+	publish(hp);
+	unlock(&pp->timers.lock);
+	if (rt)
+		__atomic_add_fetch(&nrealtime, 1, __ATOMIC_ACQ_REL);
+	/* Idle Ms sleep until the earliest timer they saw; one that sleeps
+	 * past this one must look again (proc.go: wakeNetPoller). */
 	if (first) {
 		wakep();
-		gmp_netpoll_wake_before(t->when);
+		gmp_netpoll_wake_before(rt ? gmp_nanotime() + gmp_deadline_left(t->when) : t->when);
 	}
 }
-
-static uint32_t firing; /* timers popped but not yet processed */
 
 bool gmp_timer_del(struct gmp_timer *t)
 {
 	bool removed = false;
-	lock(&timerlock);
+	struct p *pp = t->pp;
+	if (pp == NULL)
+		return false;
+	lock(&pp->timers.lock);
 	if (t->index >= 0) {
-		heap_remove(t->index);
+		heap_remove(heap_of(pp, t), t->index);
+		__atomic_store_n(&t->state, TIMER_IDLE, __ATOMIC_RELAXED);
 		removed = true;
 	}
-	unlock(&timerlock);
+	unlock(&pp->timers.lock);
+	if (removed && gmp_deadline_is_realtime(t->when))
+		__atomic_sub_fetch(&nrealtime, 1, __ATOMIC_ACQ_REL);
 	/* A collector may still be looking at this timer (and at the G's wait
 	 * queue); the G must not park again until it is done. */
-	while (!removed && __atomic_load_n(&firing, __ATOMIC_ACQUIRE))
+	while (!removed && __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) == TIMER_FIRING)
 		gmp_arch_pause();
 	return removed;
 }
 
-int64_t gmp_timers_next(void)
+/* --- looking and firing --- */
+
+int32_t gmp_timers_realtime(void)
 {
-	return __atomic_load_n(&earliest, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&nrealtime, __ATOMIC_ACQUIRE);
 }
 
-/* Pops every timer due at now and times out its G; returns the Gs to
- * ready, linked through schedlink. */
-struct g *gmp_timers_collect(int64_t now)
+/* pp's earliest deadline as monotonic ns (-1 none); *off caches the
+ * realtime-monotonic offset across calls (INT64_MIN: not read yet). */
+static int64_t p_next(struct p *pp, int64_t *off)
 {
-	int64_t e = gmp_timers_next();
-	if (e < 0 || e > now)
-		return NULL;
-	struct gmp_timer *due[64];
-	int n = 0;
-	lock(&timerlock);
-	while (nheap > 0 && heap[0]->when <= now && n < 64) {
-		due[n++] = heap[0];
-		heap_remove(0);
+	int64_t m = __atomic_load_n(&pp->timers.mono.when0, __ATOMIC_ACQUIRE);
+	int64_t r = __atomic_load_n(&pp->timers.real.when0, __ATOMIC_ACQUIRE);
+	if (r >= 0) {
+		if (*off == INT64_MIN)
+			*off = gmp_realtime() - gmp_nanotime();
+		r -= *off;
+		if (r < 0)
+			r = 0;
+		if (m < 0 || r < m)
+			m = r;
 	}
-	if (n)
-		__atomic_add_fetch(&firing, 1, __ATOMIC_ACQ_REL);
-	unlock(&timerlock);
+	return m;
+}
+
+int64_t gmp_timers_next_p(struct p *pp)
+{
+	int64_t off = INT64_MIN;
+	return p_next(pp, &off);
+}
+
+int64_t gmp_timers_next(void)
+{
+	int64_t next = -1, off = INT64_MIN;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		int64_t w = p_next(&allp[i], &off);
+		if (w >= 0 && (next < 0 || w < next))
+			next = w;
+	}
+	return next;
+}
+
+bool gmp_timers_due(struct p *pp, int64_t now, int64_t slack)
+{
+	int64_t m = __atomic_load_n(&pp->timers.mono.when0, __ATOMIC_ACQUIRE);
+	if (m >= 0 && m + slack <= now)
+		return true;
+	int64_t r = __atomic_load_n(&pp->timers.real.when0, __ATOMIC_ACQUIRE);
+	return r >= 0 && r + slack <= gmp_realtime();
+}
+
+#define BATCH 64
+
+/* Pops up to BATCH due timers of pp into due[], marking them FIRING. */
+static int pop_due(struct p *pp, int64_t now, struct gmp_timer **due)
+{
+	int n = 0, nrt = 0;
+	int64_t rnow = -1;
+	lock(&pp->timers.lock);
+	struct timerheap *mono = &pp->timers.mono, *real = &pp->timers.real;
+	while (mono->n > 0 && key(mono->h[0]) <= now && n < BATCH) {
+		due[n] = mono->h[0];
+		__atomic_store_n(&due[n++]->state, TIMER_FIRING, __ATOMIC_RELAXED);
+		heap_remove(mono, 0);
+	}
+	if (real->n > 0)
+		rnow = gmp_realtime();
+	while (real->n > 0 && key(real->h[0]) <= rnow && n < BATCH) {
+		due[n] = real->h[0];
+		__atomic_store_n(&due[n++]->state, TIMER_FIRING, __ATOMIC_RELAXED);
+		heap_remove(real, 0);
+		nrt++;
+	}
+	unlock(&pp->timers.lock);
+	if (nrt)
+		__atomic_sub_fetch(&nrealtime, nrt, __ATOMIC_ACQ_REL);
+	return n;
+}
+
+struct g *gmp_timers_collect(struct p *pp, int64_t now)
+{
 	struct g *list = NULL;
-	for (int i = 0; i < n; i++) {
-		struct g *gp = due[i]->gp;
-		if (gmp_semq_timeout(gp, due[i])) {
+	struct gmp_timer *due[BATCH];
+	int n;
+	while (gmp_timers_due(pp, now, 0) && (n = pop_due(pp, now, due)) > 0) {
+		for (int i = 0; i < n; i++) {
+			struct gmp_timer *t = due[i];
+			struct g *gp = t->gp;
+			if (gmp_semq_timeout(gp, t)) {
+				gp->schedlink = list;
+				list = gp;
+			}
+			/* Last touch of t: from here the G may reuse it. */
+			__atomic_store_n(&t->state, TIMER_IDLE, __ATOMIC_RELEASE);
+		}
+	}
+	return list;
+}
+
+struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack)
+{
+	struct g *list = NULL;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		struct p *pp = &allp[i];
+		if (pp == skip || !gmp_timers_due(pp, now, slack))
+			continue;
+		struct g *l = gmp_timers_collect(pp, now);
+		while (l) {
+			struct g *gp = l;
+			l = gp->schedlink;
 			gp->schedlink = list;
 			list = gp;
 		}
 	}
-	if (n)
-		__atomic_sub_fetch(&firing, 1, __ATOMIC_ACQ_REL);
 	return list;
 }
 
 void timers_fork(enum gmp_fork_phase phase)
 {
-	if (phase == FORK_PREPARE) {
-		lock(&timerlock);
-	} else if (phase == FORK_PARENT) {
-		unlock(&timerlock);
-	} else {
-		/* Every queued timer belonged to a thread that is gone. */
-		timerlock = (struct mutex){ 0 };
-		for (int i = 0; i < nheap; i++)
-			heap[i]->index = -1;
-		nheap = 0;
-		earliest = -1;
-		firing = 0;
+	for (int i = 0; i < sched.gomaxprocs; i++) {
+		struct ptimers *ts = &allp[i].timers;
+		if (phase == FORK_PREPARE) {
+			lock(&ts->lock);
+		} else if (phase == FORK_PARENT) {
+			unlock(&ts->lock);
+		} else {
+			/* Every queued timer belonged to a thread that is gone
+			 * (the forking one is running, so it has none). */
+			ts->lock = (struct mutex){ 0 };
+			struct timerheap *hs[2] = { &ts->mono, &ts->real };
+			for (int k = 0; k < 2; k++) {
+				for (int j = 0; j < hs[k]->n; j++)
+					hs[k]->h[j]->index = -1;
+				hs[k]->n = 0;
+				hs[k]->when0 = -1;
+			}
+		}
 	}
+	if (phase == FORK_CHILD)
+		nrealtime = 0;
 }

@@ -1,27 +1,87 @@
-/* Timers for timed parks.  A single runtime-wide 4-ary heap ordered by
- * deadline (Go keeps one per P; that refinement belongs to the timers
- * issue).  Expired timers are run by findrunnable and by the M that sleeps
- * until the earliest deadline. */
+/* Timers for timed parks (Go's time.go, reduced to what a park needs).
+ * Each P owns two 4-ary min-heaps: one keyed on CLOCK_MONOTONIC, one on
+ * CLOCK_REALTIME, so an absolute realtime deadline follows a change of
+ * the clock as POSIX requires (the realtime one is compared with the
+ * realtime clock whenever it is looked at, never converted ahead of
+ * time).  A timed park adds its G's timer to the heap of the P it runs
+ * on; the owner runs due timers from schedule/findrunnable, and anyone
+ * may run another P's (findrunnable before it gives up its P, an M woken
+ * by the earliest deadline, sysmon for a P held in a syscall). */
 #ifndef GMP_TIMER_H
 #define GMP_TIMER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lock.h"
+
 struct g;
+struct p;
+
+/* Deadlines are int64_t: -1 none, else CLOCK_MONOTONIC ns, or, with this
+ * bit set, CLOCK_REALTIME ns since the epoch (2^62 ns is year 2116, so
+ * the bit never collides with a real value of either clock). */
+#define GMP_DEADLINE_REALTIME (1LL << 62)
+
+static inline bool gmp_deadline_is_realtime(int64_t d)
+{
+	return d >= 0 && (d & GMP_DEADLINE_REALTIME) != 0;
+}
+
+/* CLOCK_REALTIME in ns (vDSO; no errno, no TLS), plus the skew a unit
+ * test may inject to play a clock change. */
+int64_t gmp_realtime(void);
+/* ns from now until deadline d (>= 0); <= 0 once it has passed. */
+int64_t gmp_deadline_left(int64_t d);
+
+enum { TIMER_IDLE = 0, TIMER_QUEUED = 1, TIMER_FIRING = 2 };
 
 struct gmp_timer {
-	int64_t when;       /* CLOCK_MONOTONIC ns */
-	int index;          /* position in the heap, -1 when not queued */
-	struct g *gp;       /* the G to wake */
+	int64_t when;         /* a deadline as above */
+	int index;            /* position in its heap, -1 when not queued */
+	uint32_t state;       /* TIMER_*, atomic: FIRING while a collector holds it */
+	struct p *pp;         /* the P whose heap holds it */
+	struct g *gp;         /* the G to wake */
 	const void *waitaddr; /* wait queue the G is parked on, if any */
 };
 
+struct timerheap {
+	struct gmp_timer **h;
+	int n, cap;
+	int64_t when0;        /* h[0]'s key (clock ns), -1 when empty; read without the lock */
+};
+
+/* The timers of one P (embedded in struct p). */
+struct ptimers {
+	struct mutex lock;
+	struct timerheap mono;
+	struct timerheap real;
+};
+
+/* Queues t (t->when, t->gp, t->waitaddr set) on the running G's P. */
 void gmp_timer_add(struct gmp_timer *t);
-/* Returns true if the timer was removed before it fired. */
+/* Returns true if the timer was removed before it fired; otherwise waits
+ * until a collector that took it has finished with it. */
 bool gmp_timer_del(struct gmp_timer *t);
-/* Fires due timers; returns the next deadline or -1. */
-int64_t gmp_timers_run(int64_t now);
+/* The earliest deadline over every P as CLOCK_MONOTONIC ns, or -1. */
 int64_t gmp_timers_next(void);
+/* The same for one P. */
+int64_t gmp_timers_next_p(struct p *pp);
+/* Whether pp has a timer at least slack ns overdue at now (monotonic
+ * ns).  Cheap: two atomic loads, and the realtime clock if it has a
+ * realtime timer. */
+bool gmp_timers_due(struct p *pp, int64_t now, int64_t slack);
+/* Pops pp's due timers and times out their Gs; returns the Gs to ready,
+ * linked through schedlink (any context: takes only runtime locks). */
+struct g *gmp_timers_collect(struct p *pp, int64_t now);
+/* The same for every P except skip (NULL: all), only Ps whose earliest
+ * timer is at least slack ns overdue. */
+struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack);
+/* Queued realtime timers over all Ps: while there are any, an idle M
+ * watches for clock changes in the poller (netpoll.c). */
+int32_t gmp_timers_realtime(void);
+
+/* For unit tests: added to every reading of CLOCK_REALTIME. */
+void gmp_timers_set_skew(int64_t ns);
 
 #endif

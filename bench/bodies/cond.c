@@ -39,3 +39,54 @@ void bench_cond_pingpong(long iters)
 	pthread_mutex_unlock(&pp.mu);
 	pthread_join(t, NULL);
 }
+
+#define BCAST_WAITERS 8
+
+struct bcast {
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	long gen, rounds;
+	int acked;
+};
+
+static void *bcast_waiter(void *arg)
+{
+	struct bcast *b = arg;
+	long seen = 0;
+	pthread_mutex_lock(&b->mu);
+	for (long i = 0; i < b->rounds; i++) {
+		while (b->gen == seen)
+			pthread_cond_wait(&b->go, &b->mu);
+		seen = b->gen;
+		/* Some work under the mutex, as a real waiter does with what
+		 * the broadcast announced: other woken waiters find it held. */
+		for (volatile int k = 0; k < 200; k++)
+			;
+		if (++b->acked == BCAST_WAITERS)
+			pthread_cond_signal(&b->done);
+	}
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+/* One op = one broadcast that releases 8 waiters, each of which must
+ * relock the mutex (the thundering herd wait morphing avoids), and the
+ * wait until all 8 have been through. */
+void bench_cond_broadcast(long iters)
+{
+	struct bcast b = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, iters, 0 };
+	pthread_t t[BCAST_WAITERS];
+	for (int i = 0; i < BCAST_WAITERS; i++)
+		pthread_create(&t[i], NULL, bcast_waiter, &b);
+	pthread_mutex_lock(&b.mu);
+	for (long i = 0; i < iters; i++) {
+		b.acked = 0;
+		b.gen++;
+		pthread_cond_broadcast(&b.go);
+		while (b.acked < BCAST_WAITERS)
+			pthread_cond_wait(&b.done, &b.mu);
+	}
+	pthread_mutex_unlock(&b.mu);
+	for (int i = 0; i < BCAST_WAITERS; i++)
+		pthread_join(t[i], NULL);
+}

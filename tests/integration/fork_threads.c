@@ -1,6 +1,8 @@
 /* fork while other threads are busy with mutexes, condvars and sleeps:
  * the child has only the forking thread, can create and join threads of
- * its own at once, and exits cleanly; the parent carries on. */
+ * its own at once (which sleep and time out on realtime deadlines), and
+ * exits cleanly; the parent carries on. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +28,26 @@ static void *busy(void *arg)
 	return arg;
 }
 
+static pthread_cond_t child_cv = PTHREAD_COND_INITIALIZER;
+
 static void *child_work(void *arg)
 {
 	long *sum = arg;
+	/* Timers work in the child: a sleep, and a timed wait on a realtime
+	 * deadline that must time out, not early. */
+	struct timespec ts = { 0, 1000000 }, dl, now;
+	nanosleep(&ts, NULL);
 	pthread_mutex_lock(&mu);
-	*sum += 1;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_nsec += 2000000;
+	if (dl.tv_nsec >= 1000000000) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000;
+	}
+	int r = pthread_cond_timedwait(&child_cv, &mu, &dl);
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (r == ETIMEDOUT && (now.tv_sec > dl.tv_sec || (now.tv_sec == dl.tv_sec && now.tv_nsec >= dl.tv_nsec)))
+		*sum += 1;
 	pthread_mutex_unlock(&mu);
 	return NULL;
 }
@@ -40,6 +57,7 @@ static int in_child(void)
 	/* The mutex may have been held by a thread that no longer exists in
 	 * the child: POSIX leaves that undefined, so use fresh objects. */
 	pthread_mutex_init(&mu, NULL);
+	pthread_cond_init(&child_cv, NULL);
 	long sum = 0;
 	pthread_t t[8];
 	for (int i = 0; i < 8; i++)
@@ -60,8 +78,13 @@ int main(void)
 		/* Fork only once the other threads are demonstrably running. */
 		pthread_mutex_lock(&mu);
 		long seen = counter;
-		while (counter < seen + 10)
-			pthread_cond_wait(&cv, &mu);
+		while (counter < seen + 10) {
+			/* A realtime deadline: the child inherits the clock watch. */
+			struct timespec dl;
+			clock_gettime(CLOCK_REALTIME, &dl);
+			dl.tv_sec += 10;
+			pthread_cond_timedwait(&cv, &mu, &dl);
+		}
 		pthread_mutex_unlock(&mu);
 		pid_t pid = fork();
 		if (pid < 0) {
