@@ -1,8 +1,9 @@
 /* Signals per thread: masks, thread-directed signals, signal waits and
  * alternate stacks follow the G, not the OS thread under it (the
- * mechanism is in shim/gsignal.c).  The runtime's own signal (SIGURG by
- * default) stays installed; the program's action for it is kept aside
- * and called for every instance that is not the runtime's. */
+ * mechanism is in shim/gsignal.c).  The program's handlers run through
+ * the runtime's trampoline (shim/sigtramp.c).  The runtime's own signal
+ * (SIGURG by default) stays installed; the program's action for it is
+ * kept aside and called for every instance that is not the runtime's. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -14,12 +15,46 @@
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
 
+/* Whether an action runs a function of the program's (not SIG_DFL or
+ * SIG_IGN, which the kernel carries out itself). */
+static bool runs_function(const struct sigaction *a)
+{
+	return a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
 GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	if (sig != gmp_preemptsig || !gmp_initialized)
+	if (!gmp_initialized || sig < 1 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP || sig == 32 ||
+	    sig == 33)
 		return GMP_REAL(sigaction)(sig, act, old);
-	gmp_preemptsig_action(act, old);
-	return 0;
+	if (sig == gmp_preemptsig) {
+		gmp_preemptsig_action(act, old);
+		return 0;
+	}
+	/* The kernel gets the trampoline with the program's flags and mask;
+	 * the program's action is kept for the trampoline and for queries. */
+	gmp_sigtramp_lock();
+	struct sigaction *mine = gmp_sigtramp_action(sig), prev = *mine, k, kold;
+	int r;
+	if (act) {
+		k = *act;
+		if (runs_function(act)) {
+			k.sa_sigaction = gmp_sigtramp;
+			k.sa_flags |= SA_SIGINFO;
+		}
+		*mine = *act;
+		r = GMP_REAL(sigaction)(sig, &k, &kold);
+		if (r != 0)
+			*mine = prev;
+	} else {
+		r = GMP_REAL(sigaction)(sig, NULL, &kold);
+	}
+	gmp_sigtramp_unlock();
+	/* What the kernel has, unless it is our trampoline (SA_RESETHAND, or
+	 * glibc's own calls, may have replaced it since). */
+	if (r == 0 && old)
+		*old = (kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp ? prev : kold;
+	return r;
 }
 
 static __sighandler_t set_handler(int sig, __sighandler_t h, int flags)
@@ -39,7 +74,7 @@ static __sighandler_t set_handler(int sig, __sighandler_t h, int flags)
  * of our sight. */
 GMP_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 {
-	if (sig != gmp_preemptsig || !gmp_initialized)
+	if (!gmp_initialized)
 		return GMP_REAL(signal)(sig, h);
 	return set_handler(sig, h, SA_RESTART);
 }
@@ -92,7 +127,7 @@ GMP_EXPORT int pthread_kill(pthread_t t, int sig)
 		return 0;
 	if (sig == 32 || sig == 33)
 		return EINVAL; /* glibc's own, as NPTL answers */
-	gmp_sig_send(gp, sig);
+	gmp_sig_send(curg(), gp, sig);
 	return 0;
 }
 
@@ -105,7 +140,7 @@ GMP_EXPORT int raise(int sig)
 		errno = EINVAL;
 		return -1;
 	}
-	gmp_sig_send(gp, sig);
+	gmp_sig_send(gp, gp, sig);
 	return 0;
 }
 

@@ -75,14 +75,20 @@ void gmp_sigmask_recheck(void)
 			gmp_sigsend(mp, SIGREQ_IDLEMASK);
 }
 
-void gmp_sigmask_idle_signal(void *ucv)
+/* The M whose g0 stack a signal interrupted, if it did. */
+struct m *gmp_signal_g0(void *uc)
 {
-	struct m *mp = NULL;
 	uintptr_t pc, sp;
-	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
 	for (struct m *m = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); m; m = m->alllink)
 		if (sp >= (uintptr_t)m && sp < (uintptr_t)m + M_REGION_SIZE)
-			mp = m;
+			return m;
+	return NULL;
+}
+
+void gmp_sigmask_idle_signal(void *ucv)
+{
+	struct m *mp = gmp_signal_g0(ucv);
 	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != NULL)
 		return; /* it runs a G now, with that G's mask */
 	uint64_t want = idle_mask();
@@ -196,11 +202,12 @@ static void interrupt_parked(struct m *mp, struct g *gp)
 	gmp_wake_interrupted(gp, mp);
 }
 
-/* Gets sig to gp: pthread_kill. */
-void gmp_sig_send(struct g *gp, int sig)
+/* Gets sig to gp: pthread_kill.  self: the calling G, NULL when not on
+ * one (a handler on g0, where the TLS may name a G running elsewhere). */
+void gmp_sig_send(struct g *self, struct g *gp, int sig)
 {
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
-	if (gp == getg()) {
+	if (gp == self) {
 		if (!(gp->sigmask & SIGBIT(sig)))
 			gmp_sig_deliver_pending();
 		return;
@@ -218,12 +225,10 @@ void gmp_sig_send(struct g *gp, int sig)
 			gmp_sigsend(mp, SIGREQ_DELIVER);
 		break;
 	}
-	case G_WAITING: {
-		/* Off any G (a handler on an idle M) there is no P to use. */
-		struct g *self = getg();
-		interrupt_parked(self && self->m && self->m->curg == self ? self->m : NULL, gp);
+	case G_WAITING:
+		/* Off any G there is no P to use. */
+		interrupt_parked(self ? self->m : NULL, gp);
 		break;
-	}
 	default:
 		break; /* runnable: raised when it runs */
 	}

@@ -89,7 +89,8 @@ void preemptone(struct p *pp)
 }
 
 /* The G this M was running when the signal landed, if the signal landed
- * on that G's own stack: on g0 the FS base may still name the last G. */
+ * on that G's own stack while the G was on this M: on g0 the FS base may
+ * still name the last G. */
 struct g *gmp_signal_g(void *uc)
 {
 	struct g *gp = getg();
@@ -98,6 +99,9 @@ struct g *gmp_signal_g(void *uc)
 	uintptr_t pc, sp;
 	gmp_arch_signal_pc_sp(uc, &pc, &sp);
 	if (sp < (uintptr_t)gp->stack_lo || sp >= (uintptr_t)gp->stack_lo + gp->stack_size)
+		return NULL;
+	struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
+	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != gp)
 		return NULL;
 	return gp;
 }

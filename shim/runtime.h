@@ -14,6 +14,7 @@
 #define GMP_RUNTIME_H
 
 #include <resolv.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,15 @@ enum joinstate {
 	JS_JOINING = 2, /* a joiner is parked on &g->joinstate */
 	JS_EXITED = 3,  /* exited, not yet joined: the G is kept for its result */
 	JS_REAPED = 4,  /* joined (or detached and exited): back on a free list */
+};
+
+/* The siginfo of a process-directed signal forwarded to a thread
+ * (sigtramp.c). */
+struct gmp_fwdinfo {
+	int code;
+	int pid;
+	unsigned uid;
+	union sigval value;
 };
 
 /* An alternate signal stack; all zero: none (SS_DISABLE). */
@@ -120,6 +130,8 @@ struct g {
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
 	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
+	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
+	struct gmp_fwdinfo fwd[64];
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */

@@ -33,6 +33,7 @@ int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
 void gmp_sigmask_count(uint64_t mask, int delta);
 void gmp_sigmask_idle(struct m *mp);
 void gmp_sigmask_recheck(void);
+struct m *gmp_signal_g0(void *uc);
 void gmp_block_signals(void);
 void gmp_sig_fork_child(struct g *gp);
 /* A blocking call with a signal mask of its own (gsignal.c). */
@@ -43,9 +44,14 @@ struct gmp_sigcall {
 };
 void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask);
 void gmp_sig_masked_exit(struct gmp_sigcall *c);
+/* sigtramp.c: the program's actions, run through one trampoline. */
+void gmp_sigtramp(int sig, siginfo_t *si, void *uc);
+struct sigaction *gmp_sigtramp_action(int sig);
+void gmp_sigtramp_lock(void);
+void gmp_sigtramp_unlock(void);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 void gmp_sig_deliver_pending(void);
-void gmp_sig_send(struct g *gp, int sig);
+void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_parked(struct m *mp, struct g *gp);
 bool gmp_sig_is_runtime(const siginfo_t *si);
 

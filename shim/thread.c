@@ -71,6 +71,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	/* A new thread starts with its creator's mask and nothing pending. */
 	gp->sigmask = ta->has_sigmask ? ta->sigmask : getg()->sigmask;
 	gp->sigpending = 0;
+	gp->fwdmask = 0;
 	gmp_sigmask_count(gp->sigmask, 1);
 	gp->altstack = (struct gmp_altstack){ 0 };
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);

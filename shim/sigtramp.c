@@ -1,0 +1,108 @@
+/* The program's signal handlers run through one trampoline, so that a
+ * signal the kernel hands to an M without a G (asleep, or between two Gs
+ * on g0) reaches a thread of the program instead of running on the M's
+ * own TLS.  That matters when the thread meant to see it is parked: a
+ * main thread asleep in select or nanosleep must get EINTR when Ctrl-C
+ * arrives (Python's KeyboardInterrupt, event loops that check a flag).
+ *
+ * A process-directed signal goes to the main thread if that thread takes
+ * it, as the kernel prefers it: the signal goes pending on main's G (with
+ * the sender's siginfo kept aside), which interrupts its wait, and main
+ * raises it on itself and handles it with that siginfo.  Otherwise, and
+ * for faults and signals sent to one thread, the handler runs where the
+ * signal landed: at once in a G's context, as the kernel would have run
+ * it; on g0 with the M's own TLS. */
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "runtime.h"
+#include "sigmask.h"
+
+static struct sigaction actions[65]; /* the program's, for every signal */
+static struct mutex actlock;
+
+struct sigaction *gmp_sigtramp_action(int sig)
+{
+	return &actions[sig];
+}
+
+void gmp_sigtramp_lock(void)
+{
+	lock(&actlock);
+}
+
+void gmp_sigtramp_unlock(void)
+{
+	unlock(&actlock);
+}
+
+static void call_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction *a = &actions[sig];
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
+	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+		a->sa_handler(sig);
+}
+
+/* A signal the kernel raises for what this very thread did: it must be
+ * handled where it happened. */
+static bool synchronous(int sig, const siginfo_t *si)
+{
+	return si->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+				   sig == SIGTRAP || sig == SIGSYS);
+}
+
+static bool forward_to_main(int sig, const siginfo_t *si)
+{
+	struct g *gp = &gmp_main_g;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
+	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
+		return false;
+	struct gmp_fwdinfo *f = &gp->fwd[sig - 1];
+	f->code = si->si_code;
+	f->pid = si->si_pid;
+	f->uid = si->si_uid;
+	f->value = si->si_value;
+	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	gmp_sig_send(NULL, gp, sig);
+	return true;
+}
+
+void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
+{
+	/* The kernel gives a process-directed signal to the main thread when
+	 * that thread takes it, and so do we: the kernel's main thread is
+	 * just some M, which may be running any G or none. */
+	bool process = !synchronous(sig, si) && si->si_code != SI_TKILL;
+	struct g *gp = gmp_signal_g(uc);
+	if (gp != NULL) {
+		/* Raised by the G itself for a signal forwarded to it: the
+		 * sender's siginfo, not that of our tgkill. */
+		if (si->si_code == SI_TKILL && (__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))) {
+			__atomic_and_fetch(&gp->fwdmask, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+			struct gmp_fwdinfo *f = &gp->fwd[sig - 1];
+			si->si_code = f->code;
+			si->si_pid = f->pid;
+			si->si_uid = f->uid;
+			si->si_value = f->value;
+		} else if (process && gp != &gmp_main_g && forward_to_main(sig, si)) {
+			return;
+		}
+		call_handler(sig, si, uc);
+		return;
+	}
+	if (process && forward_to_main(sig, si))
+		return;
+	/* Run here.  On g0 the FS base may name a G running on another M:
+	 * the handler gets the M's own TLS instead, and the shim's calls it
+	 * makes see no G and act on this OS thread. */
+	struct m *mp = gmp_signal_g0(uc);
+	void *fs = mp ? mp->curfs : NULL;
+	if (mp && fs != mp->owntcb)
+		gmp_arch_setfs(mp->owntcb);
+	call_handler(sig, si, uc);
+	if (mp && fs != mp->owntcb)
+		gmp_arch_setfs(fs);
+}
