@@ -42,6 +42,14 @@ static inline int kernel_threads(void)
 	return n;
 }
 
+/* Burns CPU without a single call until *flag is set: a thread that only
+ * preemption can take off its CPU. */
+static inline void spin_until(volatile int *flag)
+{
+	while (!*flag)
+		;
+}
+
 /* True when run-both runs us under the shim. */
 static inline int under_shim(void)
 {

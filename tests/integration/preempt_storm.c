@@ -24,9 +24,7 @@ static long lines[WORKERS];
 static void *spinner(void *arg)
 {
 	(void)arg;
-	volatile unsigned long n = 0;
-	while (!stop)
-		n++;
+	spin_until(&stop);
 	return NULL;
 }
 

@@ -177,6 +177,19 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
+/* Starts fn as the target and signals it until its handler has run n
+ * times: the wait may not have begun when the first signal arrives. */
+static void start_and_kick(void *(*fn)(void *), int n)
+{
+	hits = wrong = 0;
+	done = 0;
+	pthread_create(&target, NULL, fn, NULL);
+	while (hits < n) {
+		ms(5);
+		pthread_kill(target, SIGUSR1);
+	}
+}
+
 /* Sends until the thread is done: its wait may not have begun yet when
  * the first signal arrives. */
 static void interrupt(void *(*fn)(void *))
@@ -209,24 +222,12 @@ static void test_waits(void)
 
 	/* With SA_RESTART the read goes on and returns the data. */
 	handle(SIGUSR1, on_usr1, SA_RESTART);
-	hits = wrong = 0;
-	done = 0;
-	pthread_create(&target, NULL, pipe_reader, NULL);
-	while (hits < 3) {
-		ms(5);
-		pthread_kill(target, SIGUSR1);
-	}
+	start_and_kick(pipe_reader, 3);
 	write(pipefd[1], "x", 1);
 	pthread_join(target, NULL);
 	CHECK(result_err == 1001 && wrong == 0, "read on a pipe, SA_RESTART handler: the read goes on");
 
-	hits = wrong = 0;
-	done = 0;
-	pthread_create(&target, NULL, cond_waiter, NULL);
-	while (hits < 3) {
-		ms(5);
-		pthread_kill(target, SIGUSR1);
-	}
+	start_and_kick(cond_waiter, 3);
 	pthread_mutex_lock(&mu);
 	ready = 1;
 	pthread_cond_signal(&cv);

@@ -37,9 +37,7 @@ static void on_urg(int sig, siginfo_t *si, void *uc)
 static void *spinner(void *arg)
 {
 	(void)arg;
-	volatile unsigned long n = 0;
-	while (!stop)
-		n++;
+	spin_until(&stop);
 	return NULL;
 }
 
