@@ -54,10 +54,9 @@ static int retake(int64_t now)
 		if (status == P_RUNNING) {
 			/* No schedule for a whole tick: running user code, or
 			 * blocked in a call we never saw (rescue.c).  Look at the
-			 * M once per ms, and at every tick once the G is past
-			 * its slice: only an M in user mode is sent a
-			 * preemption request, so that no blocking call the
-			 * kernel would not restart sees EINTR from us. */
+			 * M at most once per ms (a /proc read): only an M in user
+			 * mode is sent a preemption request, so that no blocking
+			 * call the kernel would not restart sees EINTR from us. */
 			uint32_t t = load_acq(&pp->schedtick);
 			if (pd->schedtick != t) {
 				pd->schedtick = t;
@@ -65,9 +64,9 @@ static int retake(int64_t now)
 				pd->probewhen = 0;
 				continue;
 			}
-			bool overdue = gmp_timeslice_ns > 0 && now - pd->schedwhen >= gmp_timeslice_ns;
-			if (!overdue && now - pd->probewhen < PROBE_EVERY_NS)
+			if (now - pd->probewhen < PROBE_EVERY_NS)
 				continue;
+			bool overdue = gmp_timeslice_ns > 0 && now - pd->schedwhen >= gmp_timeslice_ns;
 			pd->probewhen = now;
 			enum probe what = gmp_rescue_probe(pp);
 			if (what == PROBE_RESCUED)
