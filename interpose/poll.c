@@ -63,7 +63,7 @@ static long masked_call(long nr, long *a, const sigset_t *mask, int at)
 	struct gmp_sigcall c;
 	gmp_sig_masked_enter(&c, mask);
 	a[at] = (long)&c.kmask;
-	long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	long r = gmp_syscall_intr(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	gmp_sig_masked_exit(&c);
 	return r;
 }
@@ -149,7 +149,7 @@ GMP_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct time
 		sig.ss = mask;
 	else
 		gmp_sig_masked_enter(&c, mask);
-	long ret = gmp_syscall6(SYS_pselect6, n, (long)r, (long)w, (long)e, ts ? (long)&left : 0, (long)&sig);
+	long ret = gmp_syscall_intr(SYS_pselect6, n, (long)r, (long)w, (long)e, ts ? (long)&left : 0, (long)&sig);
 	if (getg() != NULL)
 		gmp_sig_masked_exit(&c);
 	return (int)gmp_ret(ret);

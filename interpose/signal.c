@@ -81,6 +81,52 @@ GMP_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 
 GMP_EXPORT __sighandler_t bsd_signal(int sig, __sighandler_t h) __attribute__((alias("signal")));
 
+/* System V semantics: reset to SIG_DFL on delivery, the signal not
+ * blocked in its handler, calls not restarted. */
+GMP_EXPORT __sighandler_t sysv_signal(int sig, __sighandler_t h)
+{
+	if (!gmp_initialized)
+		return GMP_REAL(sysv_signal)(sig, h);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = h;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+GMP_EXPORT __sighandler_t __sysv_signal(int sig, __sighandler_t h) __attribute__((alias("sysv_signal")));
+
+/* System V's sigset: SIG_HOLD adds sig to the mask; anything else is
+ * installed and sig unblocked.  Returns SIG_HOLD if sig was blocked. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+GMP_EXPORT __sighandler_t sigset(int sig, __sighandler_t h)
+{
+	if (!gmp_initialized)
+		return GMP_REAL(sigset)(sig, h);
+	sigset_t one, was;
+	sigemptyset(&one);
+	if (sigaddset(&one, sig) < 0)
+		return SIG_ERR;
+	struct sigaction old;
+	if (h == SIG_HOLD) {
+		if (sigaction(sig, NULL, &old) < 0 || pthread_sigmask(SIG_BLOCK, &one, &was) != 0)
+			return SIG_ERR;
+	} else {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = h;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(sig, &sa, &old) < 0 || pthread_sigmask(SIG_UNBLOCK, &one, &was) != 0)
+			return SIG_ERR;
+	}
+	return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
+}
+#pragma GCC diagnostic pop
+
 /* Off any G (the template thread, sysmon, a handler on an idle M) the
  * calls act on the OS thread, as glibc's do. */
 static struct g *curg(void)
@@ -201,7 +247,7 @@ GMP_EXPORT int sigsuspend(const sigset_t *mask)
 		return GMP_REAL(sigsuspend)(mask);
 	struct gmp_sigcall c;
 	gmp_sig_masked_enter(&c, mask);
-	long r = gmp_syscall6(SYS_rt_sigsuspend, (long)&c.kmask, 8, 0, 0, 0, 0);
+	long r = gmp_syscall_intr(SYS_rt_sigsuspend, (long)&c.kmask, 8, 0, 0, 0, 0);
 	gmp_sig_masked_exit(&c);
 	return (int)gmp_ret(r);
 }

@@ -24,6 +24,7 @@
 
 #include "compat/realsym.h"
 #include "runtime.h"
+#include "sigmask.h"
 #include "textmap.h"
 
 int gmp_preemptsig = SIGURG;
@@ -84,8 +85,13 @@ void preemptone(struct p *pp)
 	__atomic_store_n(&gp->preempt, 1, __ATOMIC_RELEASE);
 	if (gmp_asyncpreemptoff || mp->tid == 0)
 		return;
-	if (__atomic_exchange_n(&mp->preemptsent, 1, __ATOMIC_ACQ_REL) == 0)
-		gmp_sigsend(mp, SIGREQ_PREEMPT);
+	/* One request at a time per M; again if the last one went unanswered
+	 * for a slice (merged into a program's instance of the signal). */
+	int64_t now = gmp_nanotime(), sent = __atomic_load_n(&mp->preemptsent, __ATOMIC_ACQUIRE);
+	if (sent != 0 && now - sent < gmp_timeslice_ns)
+		return;
+	__atomic_store_n(&mp->preemptsent, now, __ATOMIC_RELEASE);
+	gmp_sigsend(mp, SIGREQ_PREEMPT);
 }
 
 /* The G this M was running when the signal landed, if the signal landed
@@ -110,12 +116,11 @@ struct g *gmp_signal_g(void *uc)
 static void async_preempt(void *ucv)
 {
 	struct g *gp = gmp_signal_g(ucv);
+	struct m *mp = gp ? gp->m : gmp_signal_g0(ucv);
+	if (mp)
+		__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
 	if (gp == NULL)
 		return;
-	struct m *mp = gp->m;
-	if (mp == NULL || mp->curg != gp)
-		return;
-	__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
 	if (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
 		return;
@@ -156,26 +161,22 @@ void gmp_rescue_signal(void *uc);
 void gmp_sigmask_idle_signal(void *uc);
 void gmp_sig_deliver_pending(void);
 
+/* The runtime's signal is a standard one: a request sent while another is
+ * pending merges with it, and only the first one's siginfo arrives.  So
+ * the handler does not trust the request kind: it checks every kind of
+ * work against the state sysmon or the sender left, the switch-out of a
+ * preemption last. */
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t tag = (uintptr_t)si->si_value.sival_ptr;
 	if (si->si_code == SI_QUEUE && si->si_pid == gmp_pid && (uint32_t)(tag >> 8) == cookie) {
 		int saved = errno;
-		switch ((enum gmp_sigreq)(tag & 0xff)) {
-		case SIGREQ_PREEMPT:
-			async_preempt(uc);
-			break;
-		case SIGREQ_RESCUE:
-			gmp_rescue_signal(uc);
-			break;
-		case SIGREQ_DELIVER:
-			if (gmp_signal_g(uc))
-				gmp_sig_deliver_pending();
-			break;
-		case SIGREQ_IDLEMASK:
-			gmp_sigmask_idle_signal(uc);
-			break;
-		}
+		gmp_rescue_signal(uc);
+		gmp_sigmask_idle_signal(uc);
+		struct g *gp = gmp_signal_g(uc);
+		if (gp && (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask))
+			gmp_sig_deliver_pending();
+		async_preempt(uc);
 		errno = saved;
 		return;
 	}
@@ -186,6 +187,9 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
  * program asked. */
 void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 {
+	struct g *gp = gmp_signal_g(uc);
+	if (gp)
+		gp->nhandled++;
 	struct sigaction *ua = &user_act;
 	if (ua->sa_flags & SA_SIGINFO) {
 		if (ua->sa_sigaction)

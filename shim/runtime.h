@@ -129,6 +129,7 @@ struct g {
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
 	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
+	uint32_t nhandled;        /* the program's handlers run on this thread so far */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	struct gmp_fwdinfo fwd[64];
@@ -198,7 +199,7 @@ struct m {
 	int procfd;               /* sysmon's /proc/self/task/<tid>/syscall, +1 */
 	uint32_t rescue;          /* sysmon asked this M to give up its P */
 	long rescue_nr;           /* ... while blocked in this system call */
-	uint32_t preemptsent;     /* a preemption request is on its way */
+	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
 
@@ -333,6 +334,7 @@ void handoffp(struct p *pp);
 /* A raw system call that may block, made between entersyscall and
  * exitsyscall.  Returns the kernel's result (-errno on failure). */
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 #define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 /* The running G's P.  A G still in a syscall (a call nested in another,

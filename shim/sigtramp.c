@@ -90,6 +90,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		} else if (process && gp != &gmp_main_g && forward_to_main(sig, si)) {
 			return;
 		}
+		gp->nhandled++;
 		call_handler(sig, si, uc);
 		return;
 	}

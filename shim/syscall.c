@@ -6,6 +6,8 @@
  * tick, sysmon retakes the P and hands it to another M, so the Gs queued
  * behind the blocked one keep running; the M stays in the kernel.  This is
  * the one place where the shim lets a G block its M. */
+#include <errno.h>
+
 #include "runtime.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -127,8 +129,24 @@ void handoffp(struct p *pp)
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	bool entered = entersyscall();
-	long r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
+	long r = gmp_syscall_intr(nr, a1, a2, a3, a4, a5, a6);
 	if (entered)
 		exitsyscall();
 	return r;
+}
+
+/* A request of the runtime's (a preemption sent while the G still ran,
+ * landing once it is in the kernel) ends a call the kernel does not
+ * restart with EINTR, though no handler of the program's ran: natively
+ * the call would have gone on, so it goes on.  A handler of the
+ * program's that ran meanwhile leaves the EINTR to the program. */
+long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	struct g *gp = getg();
+	uint32_t handled = gp ? gp->nhandled : 0;
+	for (;;) {
+		long r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
+		if (r != -EINTR || gp == NULL || gp->nhandled != handled)
+			return r;
+	}
 }

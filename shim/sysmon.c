@@ -68,6 +68,12 @@ static int retake(int64_t now)
 				continue;
 			bool overdue = gmp_timeslice_ns > 0 && now - pd->schedwhen >= gmp_timeslice_ns;
 			pd->probewhen = now;
+			/* A deliver request merged into another instance of the
+			 * runtime's signal is asked for again. */
+			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
+			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
+			if (gp && (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask))
+				gmp_sigsend(mp, SIGREQ_DELIVER);
 			enum probe what = gmp_rescue_probe(pp);
 			if (what == PROBE_RESCUED)
 				n++;
