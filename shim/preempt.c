@@ -135,6 +135,7 @@ static void async_preempt(void *ucv)
 	mp->sigmask = mask;
 	/* To the global queue, behind everything queued locally (proc.go:
 	 * gopreempt_m). */
+	mp->p->ctr.preempts++;
 	mcall(gosched_m, NULL);
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
@@ -149,6 +150,7 @@ void gmp_preempt_yield(void)
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return;
 	gp->preempt = 0;
+	gp->m->p->ctr.preempts++;
 	gosched();
 }
 
@@ -174,6 +176,9 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 			break;
 		case SIGREQ_IDLEMASK:
 			gmp_sigmask_idle_signal(uc);
+			break;
+		case SIGREQ_DUMPSTOP:
+			gmp_dump_serve_stop(uc);
 			break;
 		}
 		errno = saved;
