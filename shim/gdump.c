@@ -556,13 +556,18 @@ static int parse_signal(const char *s)
 		      { "INT", SIGINT },   { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR } };
 	if (strncmp(s, "SIG", 3) == 0)
 		s += 3;
+	long v = -1;
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
 		if (strcmp(s, names[i].name) == 0)
-			return names[i].sig;
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*s && *end == '\0' && v > 0 && v < 64 && v != SIGKILL && v != SIGSTOP && v != SIGURG &&
-	    !is_fatal((int)v))
+			v = names[i].sig;
+	if (v < 0) {
+		char *end;
+		v = strtol(s, &end, 10);
+		if (*s == '\0' || *end != '\0')
+			return -1;
+	}
+	/* The runtime's own signal carries preemption and stop requests. */
+	if (v > 0 && v < 64 && v != SIGKILL && v != SIGSTOP && v != gmp_preemptsig && !is_fatal((int)v))
 		return (int)v;
 	return -1;
 }
@@ -603,7 +608,7 @@ void gmp_dump_init(void)
 		dump_signal = parse_signal(s);
 		if (dump_signal < 0) {
 			gmp_printf("gmpshim: ignoring GMP_DUMP_SIGNAL=%s: want a signal name or number "
-				   "(not KILL, STOP, URG or a fault signal)\n", s);
+				   "(not KILL, STOP, the preemption signal or a fault signal)\n", s);
 			dump_signal = 0;
 		}
 	}
