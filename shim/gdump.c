@@ -155,6 +155,9 @@ void gmp_dump_serve_stop(void *uc)
 		if (gmp_syscall6(SYS_futex, (long)&release_word, FUTEX_WAIT_PRIVATE, 0, (long)&ts, 0, 0) == -110)
 			break;
 	__atomic_store_n(&mp->dump_uc, NULL, __ATOMIC_RELEASE);
+	/* A preemption request that arrived while ours was pending was merged
+	 * into it: let sysmon send the next one. */
+	__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
 }
 
 /* Whether the thread is running user code rather than sleeping in a
@@ -198,14 +201,21 @@ static void stop_the_world(struct m *self, bool terminal)
 		if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
 			__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
 	}
+	/* The runtime's signal is a standard one: a request sent while another
+	 * (a preemption) is still pending for that thread is merged into it and
+	 * lost, so an M that has not answered is asked again every 20 ms. */
 	int64_t deadline = gmp_nanotime() + STOP_WAIT_NS;
 	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
 		while (load_acq(&mp->dump_ack) == 2) {
 			int64_t left = deadline - gmp_nanotime();
 			if (left <= 0)
 				break;
-			struct timespec ts = { left / 1000000000, left % 1000000000 };
-			gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0);
+			if (left > 20000000)
+				left = 20000000;
+			struct timespec ts = { 0, left };
+			if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
+			    -110 /* ETIMEDOUT */)
+				gmp_sigsend(mp, SIGREQ_DUMPSTOP);
 		}
 	}
 }
