@@ -528,33 +528,31 @@ bool gmp_dump_signal_owned(int sig)
 	return sig > 0 && sig < 64 && (managed & (1ull << sig));
 }
 
-/* sigaction() from the program on a signal we manage (interpose/signal.c).
- * The program's action replaces ours in the kernel.  SIG_DFL means the
- * runtime's default, as in Go (signal.Reset): our handler comes back,
- * which for SIGQUIT is the dump and for the fault signals is the kernel's
- * default for any fault outside the shim.  While our handler is installed
- * the program is told SIG_DFL, the action it would otherwise see.
- * Returns 0 or -errno. */
-int gmp_dump_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+/* For interpose/signal.c, on a signal for which gmp_dump_signal_owned()
+ * holds (we installed our handler at start-up).  The program's own action
+ * replaces ours in the kernel as usual.  SIG_DFL means the runtime's
+ * default, as in Go (signal.Reset): gmp_dump_default_action rewrites the
+ * action for the kernel into ours, which for SIGQUIT is the dump and for
+ * the fault signals is the kernel's default for any fault outside the
+ * shim.  gmp_dump_hide turns our action, read back from the kernel, into
+ * the SIG_DFL the program would otherwise see. */
+bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k)
 {
-	struct sigaction cur;
-	if (real_sigaction(sig, NULL, &cur) != 0)
-		return -EINVAL;
-	if (act) {
-		int r = act->sa_handler == SIG_DFL && !(act->sa_flags & SA_SIGINFO) ? install(sig)
-										: real_sigaction(sig, act, NULL);
-		if (r != 0)
-			return -EINVAL;
+	if (!gmp_dump_signal_owned(sig) || act == NULL || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO))
+		return false;
+	memset(k, 0, sizeof *k);
+	k->sa_sigaction = on_signal;
+	k->sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&k->sa_mask);
+	return true;
+}
+
+void gmp_dump_hide(struct sigaction *old)
+{
+	if (is_ours(old)) {
+		memset(old, 0, sizeof *old);
+		old->sa_handler = SIG_DFL;
 	}
-	if (old) {
-		if (is_ours(&cur)) {
-			memset(old, 0, sizeof *old);
-			old->sa_handler = SIG_DFL;
-		} else {
-			*old = cur;
-		}
-	}
-	return 0;
 }
 
 static int parse_signal(const char *s)

@@ -449,13 +449,15 @@ void gmp_insight_fork(enum gmp_fork_phase phase);
 const char *gmp_waitreason_string(uint32_t reason);
 const char *gmp_gstatus_string(uint32_t status);
 /* gdump.c: signals whose default action is the runtime's (SIGQUIT, the
- * fault signals, GMP_DUMP_SIGNAL).  interpose/signal.c forwards the
- * program's sigaction/signal on them to gmp_dump_sigaction (0 or -errno). */
+ * fault signals, GMP_DUMP_SIGNAL).  interpose/signal.c: SIG_DFL from the
+ * program becomes our action for the kernel (gmp_dump_default_action), and
+ * our action read back is reported as SIG_DFL (gmp_dump_hide). */
 bool gmp_dump_signal_owned(int sig);
+bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k);
+void gmp_dump_hide(struct sigaction *old);
 /* An M asked to stop for a dump (SIGREQ_DUMPSTOP, from the runtime's
  * signal handler): publishes uc and waits until the dump is over. */
 void gmp_dump_serve_stop(void *uc);
-int gmp_dump_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
 /* Monotonic time at the kernel tick's resolution (a few ms): enough to say
  * how long a G has waited, and a plain read of the vDSO data page, where a
