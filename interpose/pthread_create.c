@@ -42,7 +42,7 @@ GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, voi
 			      void *arg)
 {
 	gmp_ensure_init();
-	struct gmp_threadattr ta = { 0 };
+	struct gmp_threadattr ta = { .createpc = (uintptr_t)__builtin_return_address(0) };
 	if (attr) {
 		read_attr(attr, &ta);
 	} else {

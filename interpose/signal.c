@@ -41,6 +41,8 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 		if (runs_function(act)) {
 			k.sa_sigaction = gmp_sigtramp;
 			k.sa_flags |= SA_SIGINFO;
+		} else {
+			gmp_dump_default_action(sig, act, &k); /* SIG_DFL: the runtime's default (gdump.c) */
 		}
 		*mine = *act;
 		r = GMP_REAL(sigaction)(sig, &k, &kold);
@@ -52,8 +54,10 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 	gmp_sigtramp_unlock();
 	/* What the kernel has, unless it is our trampoline (SA_RESETHAND, or
 	 * glibc's own calls, may have replaced it since). */
-	if (r == 0 && old)
+	if (r == 0 && old) {
 		*old = (kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp ? prev : kold;
+		gmp_dump_hide(old); /* the runtime's dump handler reads back as SIG_DFL */
+	}
 	return r;
 }
 

@@ -8,6 +8,8 @@
 /* GMPDEBUG=... settings, parsed once at start-up (env.c). */
 struct gmp_debug {
 	int verbose; /* GMPDEBUG=verbose=1: one line per unsupported call */
+	int schedtrace;  /* GMPDEBUG=schedtrace=N: a scheduler line every N ms */
+	int scheddetail; /* GMPDEBUG=scheddetail=1: and one per P, M and G */
 };
 extern struct gmp_debug gmp_debug;
 

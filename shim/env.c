@@ -132,6 +132,12 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "asyncpreemptoff") == 0) {
 			if (parse_int("GMPDEBUG asyncpreemptoff", eq + 1, 0, 1, &v) == 0)
 				gmp_asyncpreemptoff = v;
+		} else if (strcmp(item, "schedtrace") == 0) {
+			if (parse_int("GMPDEBUG schedtrace", eq + 1, 0, 3600000, &v) == 0)
+				gmp_debug.schedtrace = v;
+		} else if (strcmp(item, "scheddetail") == 0) {
+			if (parse_int("GMPDEBUG scheddetail", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.scheddetail = v;
 		} else {
 			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
 		}

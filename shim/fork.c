@@ -24,6 +24,7 @@ static void for_all(enum gmp_fork_phase phase)
 	registry_fork(phase);
 	newm_fork(phase);
 	sysmon_fork(phase);
+	gmp_insight_fork(phase);
 }
 
 static void prepare(void)

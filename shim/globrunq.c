@@ -41,6 +41,7 @@ struct g *globrunqget(struct p *pp, int max)
 {
 	if (sched.runqsize == 0)
 		return NULL;
+	pp->ctr.globtakes++;
 	int n = sched.runqsize / sched.gomaxprocs + 1;
 	if (n > sched.runqsize)
 		n = sched.runqsize;

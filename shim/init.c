@@ -80,6 +80,8 @@ void gmp_init(void)
 	gmp_sysmon_start();
 	gmp_fork_init();
 	gmp_initialized = 1;
+	/* Last: it dlopens libunwind, whose code calls interposed functions. */
+	gmp_insight_init();
 }
 
 __attribute__((constructor)) static void gmp_ctor(void)

@@ -43,6 +43,7 @@ struct m *allocm(void)
 	__atomic_store_n(&sched.allm, mp, __ATOMIC_RELEASE);
 	unlock(&sched.lock);
 	mp->fastrand = (uint32_t)(gmp_nanotime() ^ ((uintptr_t)mp >> 12)) | 1;
+	gmp_insight_m_new(mp);
 	return mp;
 }
 
@@ -53,6 +54,7 @@ static void *mstart(void *arg)
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mp->sigmask, 8, 0, 0);
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
+	gmp_san_m_started(mp, true);
 	mstart_on_g0(mp);
 	return NULL;
 }

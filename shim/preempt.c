@@ -140,6 +140,7 @@ static void async_preempt(void *ucv)
 	mp->sigmask = mask;
 	/* To the global queue, behind everything queued locally (proc.go:
 	 * gopreempt_m). */
+	mp->p->ctr.preempts++;
 	mcall(gosched_m, NULL);
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
@@ -154,6 +155,7 @@ void gmp_preempt_yield(void)
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return;
 	gp->preempt = 0;
+	gp->m->p->ctr.preempts++;
 	gosched();
 }
 
@@ -171,6 +173,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 	uintptr_t tag = (uintptr_t)si->si_value.sival_ptr;
 	if (si->si_code == SI_QUEUE && si->si_pid == gmp_pid && (uint32_t)(tag >> 8) == cookie) {
 		int saved = errno;
+		gmp_dump_serve_stop(uc);
 		gmp_rescue_signal(uc);
 		gmp_sigmask_idle_signal(uc);
 		struct g *gp = gmp_signal_g(uc);

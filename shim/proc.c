@@ -236,7 +236,9 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	struct m *mp = gp->m;
 	mp->after_switch = fn;
 	mp->after_arg = arg;
+	gmp_san_before_switch(&gp->asan_fake, mp->tsan_fiber, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
+	gmp_san_after_switch(gp->asan_fake);
 	/* Resumed, possibly on another M.  Signals sent to the thread
 	 * meanwhile are raised here, on its own stack. */
 	if (__builtin_expect(gp->sigpending != 0, 0))
@@ -275,7 +277,9 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 	gmp_getp();
 	struct parkargs pa = { unlockf, arg };
 	gp->waitreason = reason;
+	gmp_note_park(gp, gp->m->p, reason);
 	mcall(park_m, &pa);
+	gp->m->p->ctr.unpark[reason % GMP_NWAITREASON]++;
 	gp->waitreason = WAIT_NONE;
 }
 
@@ -329,6 +333,7 @@ void goexit(void)
 void newproc(struct g *gp)
 {
 	struct p *pp = gmp_getp();
+	pp->ctr.gcreated++;
 	casgstatus(gp, G_IDLE, G_RUNNABLE);
 	runqput(pp, gp, true);
 	wakep();
@@ -353,8 +358,10 @@ static struct g *stealwork(struct m *mp, struct p *pp)
 			if (load_acq(&p2->status) == P_IDLE && load_acq(&p2->runnext) == NULL)
 				continue;
 			struct g *gp = runqsteal(pp, p2, last);
-			if (gp)
+			if (gp) {
+				pp->ctr.steals++;
 				return gp;
+			}
 		}
 	}
 	return NULL;
@@ -367,6 +374,7 @@ static void checktimers(struct m *mp);
 static struct g *netpoll_pick(struct g *list)
 {
 	struct g *gp = list;
+	g0_getm()->p->ctr.netpollwakes += (uint64_t)gmp_glist_len(list);
 	injectglist(gp->schedlink);
 	gp->schedlink = NULL;
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
@@ -474,6 +482,7 @@ top:
 				return netpoll_pick(list);
 			goto top;
 		}
+		GMP_CTR_NOP_ADD(netpollwakes, gmp_glist_len(list));
 		injectglist(list);
 		run_timers(mp);
 	}
@@ -529,6 +538,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	gp->m = mp;
 	gp->preempt = 0;
 	casgstatus(gp, G_RUNNABLE, G_RUNNING);
+	mp->p->ctr.switches++;
 	if (!inherit)
 		__atomic_store_n(&mp->p->schedtick, mp->p->schedtick + 1, __ATOMIC_RELEASE);
 	/* The one FS write of a switch, skipped when the same G resumes. */
@@ -538,7 +548,9 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	}
 	gmp_sigmask_load(mp, gp);
 	gmp_altstack_load(mp, gp);
+	gmp_san_before_switch(&mp->asan_fake, gp->tsan_fiber, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
+	gmp_san_after_switch(mp->asan_fake);
 	g0_after_switch(mp, gp);
 }
 
@@ -599,6 +611,7 @@ void gmp_procs_init(int nprocs)
 void gmp_m0_g0_entry(void *arg)
 {
 	struct m *mp = arg;
+	gmp_san_after_switch(NULL);
 	g0_after_switch(mp, mp->curg);
 	schedule();
 }

@@ -81,3 +81,16 @@ void registry_fork(enum gmp_fork_phase phase)
 			buckets[i] = NULL;
 	}
 }
+
+/* Without the lock, for a dump from a signal handler: Gs are never
+ * unmapped once registered, so every pointer followed is readable; a G
+ * moved concurrently may be missed or seen twice, which a dump tolerates.
+ * The walk is bounded in case a chain changes under it. */
+void gmp_registry_foreach_unlocked(void (*fn)(struct g *, void *), void *arg)
+{
+	long budget = 1L << 22;
+	for (int i = 0; i < REG_BUCKETS; i++)
+		for (struct g *gp = __atomic_load_n(&buckets[i], __ATOMIC_ACQUIRE); gp && budget-- > 0;
+		     gp = __atomic_load_n(&gp->regnext, __ATOMIC_ACQUIRE))
+			fn(gp, arg);
+}

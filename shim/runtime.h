@@ -18,10 +18,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "arch/x86_64/arch.h"
+#include "counters.h"
 #include "debug.h"
 #include "lock.h"
+#include "sanitizer.h"
 #include "timer.h"
 
 /* G statuses (Go's _Gidle, _Grunnable, ...).  Transitions go through
@@ -147,6 +150,13 @@ struct g {
 	int sched_priority;
 	int inheritsched;
 	struct __res_state res;   /* per-thread resolver state, as NPTL's */
+
+	/* Seeing inside (gdump.c, sanitizer.c). */
+	uintptr_t createpc;       /* return address of its pthread_create call */
+	uint64_t parentgoid;      /* the G that created it */
+	int64_t waitsince;        /* when it last parked (ns, monotonic) */
+	void *asan_fake;          /* ASan fake stack saved across a switch */
+	void *tsan_fiber;         /* TSan fiber of this G */
 };
 
 #define RUNQ_SIZE 256
@@ -173,6 +183,7 @@ struct p {
 	int gfreecnt;
 
 	struct ptimers timers;    /* timed parks of Gs that ran here (timer.c) */
+	struct gmp_pcounters ctr; /* written by the owner only (counters.h) */
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
@@ -206,6 +217,12 @@ struct m {
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);
 	void *after_arg;
+
+	bool gone;                /* lost in a fork: no thread behind it */
+	void *dump_uc;            /* its interrupted context while a dump holds it */
+	uint32_t dump_ack;        /* it stopped for a dump (gdump.c) */
+	void *asan_fake;          /* ASan fake stack of g0 across a switch */
+	void *tsan_fiber;         /* TSan fiber of g0 */
 };
 
 struct sched {
@@ -284,6 +301,7 @@ struct gmp_threadattr {
 	size_t guardsize;
 	void *stackaddr;   /* lowest address of a user stack, or NULL */
 	bool detached;
+	uintptr_t createpc;  /* return address of the pthread_create call */
 	int inheritsched, sched_policy, sched_priority;
 	bool has_sigmask;  /* pthread_attr_setsigmask_np; else the creator's */
 	uint64_t sigmask;
@@ -361,7 +379,7 @@ void gmp_rescue_fork(struct m *mp);
 enum probe gmp_rescue_probe(struct p *pp);
 
 /* preempt.c: the runtime's signal and what it carries. */
-enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4 };
+enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5 };
 extern int gmp_preemptsig;        /* GMP_PREEMPTSIG, SIGURG by default */
 extern int64_t gmp_timeslice_ns;  /* GMP_TIMESLICE; 0: no preemption */
 extern bool gmp_asyncpreemptoff;  /* GMPDEBUG=asyncpreemptoff=1 */
@@ -418,5 +436,47 @@ void gmp_registry_lock(void);
 void gmp_registry_unlock(void);
 struct g *gmp_registry_find_locked(const void *tcb);
 void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg);
+
+/* registry.c: for a dump from a signal handler, which cannot take the
+ * registry lock (the interrupted thread may hold it). */
+void gmp_registry_foreach_unlocked(void (*fn)(struct g *, void *), void *arg);
+
+/* insight: schedtrace.c, gdump.c, stats.c, sanitizer.c */
+/* Every M (sched.allm, newest first; a fork child keeps only its own). */
+#define gmp_allm (sched.allm)
+void gmp_insight_m_new(struct m *mp);
+void gmp_insight_init(void);
+int gmp_glist_len(struct g *list);
+void gmp_insight_fork(enum gmp_fork_phase phase);
+const char *gmp_waitreason_string(uint32_t reason);
+const char *gmp_gstatus_string(uint32_t status);
+/* gdump.c: signals whose default action is the runtime's (SIGQUIT, the
+ * fault signals, GMP_DUMP_SIGNAL).  interpose/signal.c: SIG_DFL from the
+ * program becomes our action for the kernel (gmp_dump_default_action), and
+ * our action read back is reported as SIG_DFL (gmp_dump_hide). */
+bool gmp_dump_signal_owned(int sig);
+bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k);
+void gmp_dump_hide(struct sigaction *old);
+/* An M asked to stop for a dump (SIGREQ_DUMPSTOP, from the runtime's
+ * signal handler): publishes uc and waits until the dump is over. */
+void gmp_dump_serve_stop(void *uc);
+
+/* Monotonic time at the kernel tick's resolution (a few ms): enough to say
+ * how long a G has waited, and a plain read of the vDSO data page, where a
+ * precise clock_gettime measured ~0.6 us per park inside a G on the
+ * development VM. */
+static inline int64_t gmp_coarsetime(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The bookkeeping of a park: when (for the dump) and how often (counters). */
+static inline void gmp_note_park(struct g *gp, struct p *pp, uint32_t reason)
+{
+	gp->waitsince = gmp_coarsetime();
+	pp->ctr.park[reason % GMP_NWAITREASON]++;
+}
 
 #endif

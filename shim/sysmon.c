@@ -101,6 +101,7 @@ static int retake(int64_t now)
 			continue;
 		/* The P is ours until handoffp places it. */
 		pp->syscalltick++;
+		pp->ctr.handoffs++;
 		n++;
 		handoffp(pp);
 	}
@@ -214,6 +215,7 @@ static void *sysmon(void *arg)
 		    __atomic_compare_exchange_n(&sched.lastpoll, &last, now, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 			struct g *list = gmp_netpoll(0);
 			if (list) {
+				GMP_CTR_NOP_ADD(netpollwakes, gmp_glist_len(list));
 				injectglist(list);
 				idle = 0;
 			}

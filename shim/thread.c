@@ -17,6 +17,7 @@ void gmp_unmap_g(struct g *gp);
 static void gmain(void *arg)
 {
 	struct g *gp = arg;
+	gmp_san_after_switch(NULL);
 	if (__builtin_expect(gp->sigpending != 0, 0))
 		gmp_sig_deliver_pending(); /* sent before it first ran */
 	gmp_tls_thread_start();
@@ -74,7 +75,10 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->fwdmask = 0;
 	gmp_sigmask_count(gp->sigmask, 1);
 	gp->altstack = (struct gmp_altstack){ 0 };
+	gp->createpc = ta->createpc;
+	gp->parentgoid = getg()->goid;
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
+	gmp_san_g_new(gp);
 	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
 	gmp_registry_add(gp);
 	*out = gp;

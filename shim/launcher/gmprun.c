@@ -1,6 +1,9 @@
 /* gmprun: run a command with libgmpshim.so preloaded.
  *
- *   gmprun [-p N] [--] cmd [args...]
+ *   gmprun [-p N] [--stats] [--] cmd [args...]
+ *
+ * --stats sets GMP_STATS=1: the shim prints its counters (gmpshim.h) to
+ * stderr when the program exits.
  *
  * The library is looked up next to this executable (the build tree) and then
  * in ../lib/ (an installed tree), so LD_PRELOAD always gets an absolute path
@@ -14,7 +17,7 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gmprun [-p N] [--] cmd [args...]\n");
+	fprintf(stderr, "usage: gmprun [-p N] [--stats] [--] cmd [args...]\n");
 	exit(2);
 }
 
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			setenv("GMP_MAXPROCS", argv[i], 1);
+		} else if (strcmp(argv[i], "--stats") == 0) {
+			setenv("GMP_STATS", "1", 1);
 		} else if (argv[i][0] == '-') {
 			usage();
 		} else {

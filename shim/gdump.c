@@ -1,0 +1,641 @@
+/* A dump of every G, Go's SIGQUIT traceback for threads that are Gs:
+ *   - on SIGQUIT while the program has no SIGQUIT action of its own and did
+ *     not inherit it ignored (then exit status 2, as a Go program does after
+ *     its dump);
+ *   - on GMP_DUMP_SIGNAL (a number or a name such as USR1), after which the
+ *     program runs on;
+ *   - on SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT raised by shim code
+ *     (the pc is in the shim's text), after which the signal's default
+ *     action runs (core dump).  A fault anywhere else is not ours: the
+ *     default action runs as if we had no handler.
+ * Each G gets its id, state, wait reason and how long it has waited, the
+ * pthread_create call that made it, and a libunwind backtrace: from its
+ * saved context if it is not running, else from the context its M had
+ * when the dump stopped it.
+ *
+ * Stopping the world: the dumping thread sends every other M a
+ * SIGREQ_DUMPSTOP request through the runtime's own signal (preempt.c),
+ * which no thread ever blocks.  Each M's handler publishes its interrupted
+ * context and waits until the dump releases it, so no G can start running
+ * (and rewrite the stack being unwound) meanwhile.  An M that does not
+ * answer within 1 s (the signal blocked) is reported as not stopped.
+ * For a dump the program survives, an M whose G is blocked in a system
+ * call is left alone: a signal would turn some calls (poll, select,
+ * epoll_wait) into EINTR the program never expected.
+ *
+ * Everything here is async-signal-safe: raw system calls, stack buffers,
+ * no malloc, no stdio, no runtime lock (the G list is walked unlocked:
+ * gmp_registry_foreach_unlocked).  libunwind runs with caching off; it
+ * reads ELF files and calls dl_iterate_phdr, which takes the loader's
+ * lock, so a dump taken while the interrupted thread was inside the
+ * dynamic loader can hang: the one known hole. */
+#include <asm/prctl.h>
+#include <elf.h>
+#include <link.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+
+#include "outbuf.h"
+#include "runtime.h"
+#include "schedtrace.h"
+#include "unwind.h"
+
+#define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+void gmp_context_start(void);
+
+#define STOP_WAIT_NS 1000000000LL /* an M on a loaded machine may take a while to run */
+
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+static uintptr_t text_lo, text_hi;
+static int pid;
+static int dump_signal;        /* GMP_DUMP_SIGNAL, 0 if unset */
+static char dump_file[512];    /* GMP_DUMP_FILE, "" for stderr */
+static uint64_t managed;       /* bit per signal whose runtime default is ours */
+static int dumping;            /* tid of the thread dumping, 0 if none */
+static uint32_t release_word;  /* set when the stopped Ms may go on */
+
+/* A backtrace through a corrupt stack can make libunwind read unmapped
+ * memory.  While one is taken, a fault on the dumping thread jumps back
+ * here and the dump goes on with the next G.  (siglongjmp demangles with
+ * the pointer guard, which every TCB we build copies from the initial
+ * thread.) */
+static sigjmp_buf recover_buf;
+static int recover_tid;
+
+static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+static bool is_fatal(int sig)
+{
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		if (fatal_sigs[i] == sig)
+			return true;
+	return false;
+}
+
+#undef p_type /* resolv.h (through runtime.h) renames the field */
+
+/* The executable segment of this library. */
+static int text_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	uintptr_t want = (uintptr_t)arg;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && want >= lo && want < lo + ph->p_memsz) {
+			text_lo = lo;
+			text_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void find_text(void)
+{
+	dl_iterate_phdr(text_of, (void *)(uintptr_t)find_text);
+}
+
+static long now_tid(void)
+{
+	return gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+static struct m *m_by_tid(long tid)
+{
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink)
+		if (!mp->gone && mp->tid == tid)
+			return mp;
+	return NULL;
+}
+
+static bool sp_in_g(struct g *gp, uintptr_t sp)
+{
+	uintptr_t lo = (uintptr_t)gp->stack_lo;
+	return sp >= lo && sp < lo + gp->stack_size;
+}
+
+static uintptr_t uc_sp(void *uc)
+{
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	return sp;
+}
+
+static uintptr_t uc_pc(void *uc)
+{
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	return pc;
+}
+
+/* --- stopping the other Ms --- */
+
+void gmp_dump_serve_stop(void *uc)
+{
+	struct m *mp = m_by_tid(now_tid());
+	/* Requests merge (preempt.c): serve a stop only if one is asked. */
+	if (mp == NULL || load_acq(&mp->dump_ack) != 2)
+		return;
+	__atomic_store_n(&mp->dump_uc, uc, __ATOMIC_RELEASE);
+	__atomic_store_n(&mp->dump_ack, 1, __ATOMIC_RELEASE);
+	gmp_syscall(SYS_futex, &mp->dump_ack, FUTEX_WAKE_PRIVATE, 1);
+	/* Held until the dump is over; a dump that ends the process never
+	 * releases us, and the bound only guards against a lost wake-up (a
+	 * dump of many thousand Gs takes seconds). */
+	struct timespec ts = { 60, 0 };
+	while (load_acq(&release_word) == 0)
+		if (gmp_syscall6(SYS_futex, (long)&release_word, FUTEX_WAIT_PRIVATE, 0, (long)&ts, 0, 0) == -110)
+			break;
+	__atomic_store_n(&mp->dump_uc, NULL, __ATOMIC_RELEASE);
+	/* A preemption request that arrived while ours was pending was merged
+	 * into it: let sysmon send the next one. */
+	__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
+}
+
+/* Whether the thread is running user code rather than sleeping in a
+ * system call (the kernel's own view, for a dump the program survives). */
+static bool thread_running(int tid)
+{
+	char path[64];
+	struct outbuf ob;
+	ob_init(&ob, -1);
+	ob_str(&ob, "/proc/self/task/");
+	ob_dec(&ob, tid);
+	ob_str(&ob, "/syscall");
+	ob_char(&ob, '\0');
+	memcpy(path, ob.buf, ob.n < sizeof path ? ob.n : sizeof path);
+	path[sizeof path - 1] = '\0';
+	long fd = gmp_syscall(SYS_open, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	char buf[16];
+	long n = gmp_syscall(SYS_read, fd, buf, sizeof buf);
+	gmp_syscall(SYS_close, fd, 0, 0);
+	return n >= 7 && memcmp(buf, "running", 7) == 0;
+}
+
+/* Asks every other M to stop, through the runtime's own signal (never
+ * blocked, whatever the masks of the program's threads). */
+static void stop_the_world(struct m *self, bool terminal)
+{
+	__atomic_store_n(&release_word, 0, __ATOMIC_RELEASE);
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
+		__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+		if (mp == self || mp->gone || mp->tid == 0)
+			continue;
+		if (!terminal) {
+			struct g *gp = load_acq(&mp->curg);
+			if (gp && (load_acq(&gp->status) == G_SYSCALL || !thread_running(mp->tid)))
+				continue;
+		}
+		/* 2: asked; the M's handler turns it into 1. */
+		__atomic_store_n(&mp->dump_ack, 2, __ATOMIC_RELEASE);
+		if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
+			__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+	}
+	/* The runtime's signal is a standard one: a request sent while another
+	 * (a preemption) is still pending for that thread is merged into it and
+	 * lost, so an M that has not answered is asked again every 20 ms. */
+	int64_t deadline = gmp_nanotime() + STOP_WAIT_NS;
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
+		while (load_acq(&mp->dump_ack) == 2) {
+			int64_t left = deadline - gmp_nanotime();
+			if (left <= 0)
+				break;
+			if (left > 20000000)
+				left = 20000000;
+			struct timespec ts = { 0, left };
+			if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
+			    -110 /* ETIMEDOUT */)
+				gmp_sigsend(mp, SIGREQ_DUMPSTOP);
+		}
+	}
+}
+
+static void start_the_world(void)
+{
+	__atomic_store_n(&release_word, 1, __ATOMIC_RELEASE);
+	gmp_syscall(SYS_futex, &release_word, FUTEX_WAKE_PRIVATE, 0x7fffffff);
+}
+
+/* --- printing --- */
+
+struct dumpctx {
+	struct outbuf *ob;
+	struct m *self;
+	void *self_uc;
+	int64_t now;
+};
+
+/* The interrupted context that lies on gp's stack, if an M stopped there. */
+static void *stopped_context(struct dumpctx *dc, struct g *gp)
+{
+	if (dc->self_uc && sp_in_g(gp, uc_sp(dc->self_uc)))
+		return dc->self_uc;
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
+		void *uc = load_acq(&mp->dump_uc);
+		if (uc && load_acq(&mp->dump_ack) == 1 && sp_in_g(gp, uc_sp(uc)))
+			return uc;
+	}
+	return NULL;
+}
+
+/* A backtrace from uc (a stopped context) or else from the context saved
+ * at sp, abandoned if it faults. */
+__attribute__((noinline)) static void guarded_backtrace(struct outbuf *ob, void *uc, uintptr_t sp)
+{
+	if (sigsetjmp(recover_buf, 1) == 0) {
+		__atomic_store_n(&recover_tid, (int)now_tid(), __ATOMIC_RELEASE);
+		if (uc)
+			gmp_backtrace_signal(ob, uc, "  ");
+		else
+			gmp_backtrace_saved(ob, sp, "  ");
+	} else {
+		ob_str(ob, "  ...(backtrace cut short: unreadable memory)\n");
+	}
+	__atomic_store_n(&recover_tid, 0, __ATOMIC_RELEASE);
+}
+
+static void dump_g(struct g *gp, void *arg)
+{
+	struct dumpctx *dc = arg;
+	struct outbuf *ob = dc->ob;
+	uint32_t st = load_acq(&gp->status);
+	if (st == G_DEAD)
+		return;
+	struct m *mp = load_acq(&gp->m);
+	ob_str(ob, "thread ");
+	ob_udec(ob, gp->goid);
+	ob_str(ob, " [");
+	if (st == G_WAITING) {
+		ob_str(ob, gmp_waitreason_string(load_acq(&gp->waitreason)));
+		ob_str(ob, ", ");
+		ob_dur(ob, gmp_coarsetime() - gp->waitsince);
+	} else {
+		ob_str(ob, gmp_gstatus_string(st));
+		if ((st == G_RUNNING || st == G_SYSCALL) && mp) {
+			ob_str(ob, ", m=");
+			ob_dec(ob, mp->id);
+			ob_str(ob, " tid=");
+			ob_dec(ob, mp->tid);
+		}
+	}
+	ob_str(ob, "]: pthread_t=");
+	ob_hex(ob, (uintptr_t)gp->tcb);
+	if (gp->name[0]) {
+		char name[17];
+		memcpy(name, gp->name, 16);
+		name[16] = '\0';
+		ob_str(ob, " name=");
+		ob_str(ob, name);
+	}
+	if (gp->flags & G_MAIN)
+		ob_str(ob, " (main)");
+	ob_char(ob, '\n');
+
+	void *uc = stopped_context(dc, gp);
+	uintptr_t sp = load_acq(&gp->sched_sp);
+	bool parked = st == G_WAITING || st == G_RUNNABLE || st == G_IDLE;
+	if (!uc && parked && sp_in_g(gp, sp) && ((const uintptr_t *)sp)[7] == (uintptr_t)gmp_context_start) {
+		/* The frame gmp_arch_new_context built: nothing ran yet. */
+		ob_str(ob, "  (not started yet: will run ");
+		gmp_symbolize(ob, (uintptr_t)gp->start_routine, true);
+		ob_str(ob, ")\n");
+	} else if (uc || (parked && sp_in_g(gp, sp))) {
+		guarded_backtrace(ob, uc, sp);
+	} else if (parked) {
+		ob_str(ob, "  (no saved context)\n");
+	} else if (st == G_SYSCALL) {
+		ob_str(ob, "  (in a system call; not stopped)\n");
+	} else {
+		ob_str(ob, "  (running on an M that did not stop)\n");
+	}
+	if (gp->createpc) {
+		ob_str(ob, "created by thread ");
+		ob_udec(ob, gp->parentgoid);
+		ob_str(ob, " at ");
+		gmp_symbolize(ob, gp->createpc, false);
+		ob_char(ob, '\n');
+	}
+	ob_char(ob, '\n');
+}
+
+/* In creation order, as Go lists goroutines, while that stays cheap: a
+ * pass over the registry per G.  Past SORT_MAX Gs, registry order. */
+#define SORT_MAX 2000
+
+struct nextg {
+	uint64_t after, best;
+	struct g *gp;
+	long n;
+};
+
+static void next_g(struct g *gp, void *arg)
+{
+	struct nextg *ng = arg;
+	uint64_t id = gp->goid;
+	ng->n++;
+	if (id > ng->after && id < ng->best && load_acq(&gp->status) != G_DEAD) {
+		ng->best = id;
+		ng->gp = gp;
+	}
+}
+
+static void dump_all_gs(struct dumpctx *dc)
+{
+	struct nextg ng = { 0, UINT64_MAX, NULL, 0 };
+	gmp_registry_foreach_unlocked(next_g, &ng);
+	if (ng.n > SORT_MAX) {
+		gmp_registry_foreach_unlocked(dump_g, dc);
+		return;
+	}
+	for (long i = 0; ng.gp && i <= SORT_MAX; i++) {
+		dump_g(ng.gp, dc);
+		ng = (struct nextg){ ng.best, UINT64_MAX, NULL, 0 };
+		gmp_registry_foreach_unlocked(next_g, &ng);
+	}
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGQUIT: return "SIGQUIT: quit";
+	case SIGSEGV: return "SIGSEGV: segmentation violation";
+	case SIGBUS: return "SIGBUS: bus error";
+	case SIGILL: return "SIGILL: illegal instruction";
+	case SIGFPE: return "SIGFPE: floating-point exception";
+	case SIGABRT: return "SIGABRT: abort";
+	default: return NULL;
+	}
+}
+
+static int open_output(void)
+{
+	if (dump_file[0] == '\0')
+		return 2;
+	long fd = gmp_syscall(SYS_open, dump_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	return fd < 0 ? 2 : (int)fd;
+}
+
+/* The dump itself; the world is stopped around it. */
+static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
+{
+	long tid = now_tid();
+	int expect = 0;
+	if (!__atomic_compare_exchange_n(&dumping, &expect, (int)tid, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	struct m *self = m_by_tid(tid);
+	/* On g0 the FS base may still name a G now running elsewhere, and
+	 * libunwind and the loader may touch errno and TLS: borrow the M's own
+	 * TCB for the dump. */
+	unsigned long oldfs = 0;
+	bool swapped_fs = false;
+	if (self && (gmp_arch_sp() & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self) {
+		gmp_syscall(SYS_arch_prctl, ARCH_GET_FS, &oldfs, 0);
+		if ((void *)oldfs != self->owntcb) {
+			gmp_arch_setfs(self->owntcb);
+			swapped_fs = true;
+		}
+	}
+	stop_the_world(self, terminal);
+
+	int fd = open_output();
+	struct outbuf ob;
+	ob_init(&ob, fd);
+	const char *name = signame(sig);
+	if (name && (terminal || sig != dump_signal)) {
+		ob_str(&ob, name);
+	} else {
+		ob_str(&ob, "gmp: dump on signal ");
+		ob_dec(&ob, sig);
+	}
+	ob_str(&ob, "\nPC=");
+	ob_hex(&ob, uc_pc(uc));
+	ob_str(&ob, " m=");
+	ob_dec(&ob, self ? self->id : -1);
+	ob_str(&ob, " sigcode=");
+	ob_dec(&ob, si->si_code);
+	if (is_fatal(sig) && si->si_code > 0) {
+		ob_str(&ob, " addr=");
+		ob_hex(&ob, (uintptr_t)si->si_addr);
+	}
+	ob_str(&ob, "\n\n");
+	struct dumpctx dc = { &ob, self, uc, gmp_nanotime() };
+	gmp_schedtrace_line(&ob, dc.now);
+	gmp_scheddetail(&ob, false, false);
+	ob_char(&ob, '\n');
+	if (self && (uc_sp(uc) & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self) {
+		ob_str(&ob, "m=");
+		ob_dec(&ob, self->id);
+		ob_str(&ob, " on its scheduler stack (g0):\n");
+		gmp_backtrace_signal(&ob, uc, "  ");
+		ob_char(&ob, '\n');
+	}
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
+		if (load_acq(&mp->dump_ack) == 2) {
+			ob_str(&ob, "m=");
+			ob_dec(&ob, mp->id);
+			ob_str(&ob, " did not stop for the dump\n");
+		}
+	}
+	dump_all_gs(&dc);
+	ob_flush(&ob);
+	if (fd != 2)
+		gmp_syscall(SYS_close, fd, 0, 0);
+
+	if (!terminal)
+		start_the_world();
+	if (swapped_fs)
+		gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, oldfs, 0);
+	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
+}
+
+/* --- signal handling --- */
+
+/* The program's default for a signal we handle: run the kernel's default
+ * action as if we had never been there. */
+static void default_action(int sig, siginfo_t *si)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	real_sigaction(sig, &sa, NULL);
+	/* A fault re-executes the faulting instruction on return; a signal
+	 * someone sent (or abort's raise) must be sent again.  It is blocked
+	 * until this handler returns. */
+	if (si->si_code <= 0 || sig == SIGABRT)
+		gmp_syscall(SYS_tgkill, pid, now_tid(), sig);
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	if (is_fatal(sig) && si->si_code > 0 && load_acq(&recover_tid) == now_tid())
+		siglongjmp(recover_buf, 1);
+	int busy = load_acq(&dumping);
+	if (busy != 0 && busy != now_tid()) {
+		/* Another thread is dumping: wait like a stopped M. */
+		gmp_dump_serve_stop(uc);
+		if (!is_fatal(sig))
+			return;
+	}
+	if (is_fatal(sig)) {
+		uintptr_t pc = uc_pc(uc);
+		/* Ours: a fault the kernel raised on a shim instruction, or the
+		 * SIGABRT gmp_throw sends itself with a raw tgkill (abort() in
+		 * libc has a libc pc).  A kill from elsewhere that happens to land
+		 * on an M in the scheduler is not a shim failure. */
+		bool shim_pc = pc >= text_lo && pc < text_hi;
+		if (busy == 0 && shim_pc && (si->si_code > 0 || si->si_pid == pid))
+			dump(sig, si, uc, true);
+		default_action(sig, si);
+		return;
+	}
+	if (sig == dump_signal) {
+		dump(sig, si, uc, false);
+		return;
+	}
+	/* SIGQUIT with the runtime's default action: Go's dump, then exit 2. */
+	dump(sig, si, uc, true);
+	gmp_syscall(SYS_exit_group, 2, 0, 0);
+}
+
+static int install(int sig)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	/* SA_RESTART: a stop request must not make a blocked call fail. */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	return real_sigaction(sig, &sa, NULL);
+}
+
+static bool is_ours(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_signal;
+}
+
+bool gmp_dump_signal_owned(int sig)
+{
+	return sig > 0 && sig < 64 && (managed & (1ull << sig));
+}
+
+/* For interpose/signal.c, on a signal for which gmp_dump_signal_owned()
+ * holds (we installed our handler at start-up).  The program's own action
+ * replaces ours in the kernel as usual.  SIG_DFL means the runtime's
+ * default, as in Go (signal.Reset): gmp_dump_default_action rewrites the
+ * action for the kernel into ours, which for SIGQUIT is the dump and for
+ * the fault signals is the kernel's default for any fault outside the
+ * shim.  gmp_dump_hide turns our action, read back from the kernel, into
+ * the SIG_DFL the program would otherwise see. */
+bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k)
+{
+	if (!gmp_dump_signal_owned(sig) || act == NULL || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO))
+		return false;
+	memset(k, 0, sizeof *k);
+	k->sa_sigaction = on_signal;
+	k->sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&k->sa_mask);
+	return true;
+}
+
+void gmp_dump_hide(struct sigaction *old)
+{
+	if (is_ours(old)) {
+		memset(old, 0, sizeof *old);
+		old->sa_handler = SIG_DFL;
+	}
+}
+
+static int parse_signal(const char *s)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = { { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+		      { "INT", SIGINT },   { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR } };
+	if (strncmp(s, "SIG", 3) == 0)
+		s += 3;
+	long v = -1;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(s, names[i].name) == 0)
+			v = names[i].sig;
+	if (v < 0) {
+		char *end;
+		v = strtol(s, &end, 10);
+		if (*s == '\0' || *end != '\0')
+			return -1;
+	}
+	/* The runtime's own signal carries preemption and stop requests. */
+	if (v > 0 && v < 64 && v != SIGKILL && v != SIGSTOP && v != gmp_preemptsig && !is_fatal((int)v))
+		return (int)v;
+	return -1;
+}
+
+/* Installs our handler where the program's action is still the kernel's
+ * default: a program (or a sanitizer runtime) that set its own first
+ * keeps it.  An inherited SIG_IGN is kept, unlike Go, which overrides it
+ * for SIGQUIT: a shell starts background jobs with SIGQUIT ignored so that
+ * a ^\ at the terminal spares them, and natively they would survive it.
+ * Only the signal GMP_DUMP_SIGNAL names explicitly overrides SIG_IGN. */
+static void manage(int sig, bool over_ignore)
+{
+	struct sigaction cur;
+	if (real_sigaction(sig, NULL, &cur) != 0)
+		return;
+	if (cur.sa_flags & SA_SIGINFO)
+		return;
+	if (cur.sa_handler != SIG_DFL && !(cur.sa_handler == SIG_IGN && over_ignore))
+		return;
+	if (install(sig) == 0)
+		managed |= 1ull << sig;
+}
+
+void gmp_dump_init(void)
+{
+	void *gmp_dlsym_next(const char *name);
+	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))gmp_dlsym_next("sigaction");
+	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	find_text();
+	gmp_unwind_init();
+	const char *f = getenv("GMP_DUMP_FILE");
+	if (f && *f) {
+		strncpy(dump_file, f, sizeof dump_file - 1);
+		dump_file[sizeof dump_file - 1] = '\0';
+	}
+	const char *s = getenv("GMP_DUMP_SIGNAL");
+	if (s && *s) {
+		dump_signal = parse_signal(s);
+		if (dump_signal < 0) {
+			gmp_printf("gmpshim: ignoring GMP_DUMP_SIGNAL=%s: want a signal name or number "
+				   "(not KILL, STOP, the preemption signal or a fault signal)\n", s);
+			dump_signal = 0;
+		}
+	}
+	if (dump_signal)
+		manage(dump_signal, true);
+	if (dump_signal != SIGQUIT)
+		manage(SIGQUIT, false);
+	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
+		manage(fatal_sigs[i], false);
+}
+
+void gmp_dump_fork(enum gmp_fork_phase phase)
+{
+	if (phase != FORK_CHILD)
+		return;
+	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	struct m *self = getg()->m;
+	for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
+		if (mp != self)
+			mp->gone = true;
+}

@@ -1,0 +1,61 @@
+/* gmpshim.h: what a program can ask the gmpshim runtime it runs under.
+ *
+ * Nothing here needs linking against the shim: the helpers look the
+ * shim's entry points up at run time (dlsym(RTLD_DEFAULT)), so the same
+ * binary runs natively, where they report that no shim is present.
+ * Link with -ldl on glibc older than 2.34. */
+#ifndef GMPSHIM_H
+#define GMPSHIM_H
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GMPSHIM_NWAIT 16
+
+/* Counters since start-up, summed over every P.  Fields are only ever
+ * appended; size says how much of the structure the shim filled. */
+struct gmpshim_stats {
+	uint32_t size;
+	uint32_t gomaxprocs;
+	uint64_t threads_created;    /* pthread_create calls that made a G */
+	uint64_t switches;           /* Gs started or resumed on an M */
+	uint64_t steals;             /* Gs taken from another P's run queue */
+	uint64_t global_queue_takes; /* takes from the global run queue */
+	uint64_t preemptions;        /* Gs preempted while running */
+	uint64_t syscall_handoffs;   /* Ps retaken from a blocking call */
+	uint64_t netpoll_wakeups;    /* Gs readied by the network poller */
+	uint64_t park[GMPSHIM_NWAIT];   /* parks, by wait reason */
+	uint64_t unpark[GMPSHIM_NWAIT]; /* resumptions after a park, by reason */
+};
+
+/* Exported by libgmpshim.so. */
+int gmpshim_read_stats(struct gmpshim_stats *out, size_t size);
+const char *gmpshim_wait_reason_name(int reason);
+
+/* Fills *st; returns 0, or -1 when the program does not run under the shim. */
+static inline int gmpshim_stats(struct gmpshim_stats *st)
+{
+	int (*fn)(struct gmpshim_stats *, size_t);
+	*(void **)&fn = dlsym(RTLD_DEFAULT, "gmpshim_read_stats");
+	return fn ? fn(st, sizeof *st) : -1;
+}
+
+/* The name of wait reason i ("mutex lock", "cond wait", ...), or NULL for
+ * an unused slot or without the shim. */
+static inline const char *gmpshim_wait_reason(int i)
+{
+	const char *(*fn)(int);
+	*(void **)&fn = dlsym(RTLD_DEFAULT, "gmpshim_wait_reason_name");
+	return fn ? fn(i) : NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,136 @@
+/* valgrind, ASan and TSan under the shim.
+ *
+ * valgrind: every G stack and g0 stack is registered with
+ * VALGRIND_STACK_REGISTER, so memcheck knows a jump of the stack pointer
+ * between them is a switch and not a huge frame.  The client requests are
+ * a few no-op instructions when not running under valgrind.
+ *
+ * ASan and TSan: their fiber interfaces (__sanitizer_start_switch_fiber /
+ * __sanitizer_finish_switch_fiber, __tsan_create_fiber /
+ * __tsan_switch_to_fiber) are looked up with dlsym when the program
+ * carries those runtimes, and called around every gmp_swap.  docs/compat.md
+ * says how far that gets a sanitized program. */
+#include <dlfcn.h>
+#include <stdint.h>
+
+#include "runtime.h"
+#include "sanitizer.h"
+#include "schedtrace.h"
+
+#ifdef GMP_HAVE_VALGRIND
+#include <valgrind/valgrind.h>
+#endif
+
+struct gmp_san gmp_san;
+
+#define PAGE 4096
+
+void gmp_san_g0_stack(struct m *mp, const void **lo, size_t *size)
+{
+	*lo = (const char *)mp + 2 * PAGE;
+	*size = M_REGION_SIZE - 2 * PAGE;
+}
+
+/* The valgrind stack id of each G, kept beside it rather than in struct g:
+ * only under valgrind, keyed by the G's address (Gs are never freed). */
+#ifdef GMP_HAVE_VALGRIND
+#define VG_SLOTS 65536
+static struct vgslot {
+	struct g *gp;
+	uintptr_t lo, hi;
+	unsigned id;
+} vgslots[VG_SLOTS];
+
+static void vg_register(struct g *gp, uintptr_t lo, uintptr_t hi)
+{
+	uint32_t h = (uint32_t)(((uintptr_t)gp >> 12) * 2654435761u) % VG_SLOTS;
+	for (uint32_t i = 0; i < VG_SLOTS; i++) {
+		struct vgslot *s = &vgslots[(h + i) % VG_SLOTS];
+		struct g *cur = __atomic_load_n(&s->gp, __ATOMIC_ACQUIRE);
+		if (cur == gp) {
+			if (s->lo == lo && s->hi == hi)
+				return;
+			VALGRIND_STACK_DEREGISTER(s->id);
+			s->lo = lo;
+			s->hi = hi;
+			s->id = VALGRIND_STACK_REGISTER(lo, hi);
+			return;
+		}
+		if (cur == NULL) {
+			struct g *none = NULL;
+			if (!__atomic_compare_exchange_n(&s->gp, &none, gp, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				i--; /* taken meanwhile: look at it again */
+				continue;
+			}
+			s->lo = lo;
+			s->hi = hi;
+			s->id = VALGRIND_STACK_REGISTER(lo, hi);
+			return;
+		}
+	}
+	/* Table full: valgrind warns about a stack switch, nothing worse. */
+}
+#endif
+
+void gmp_san_g_new(struct g *gp)
+{
+#ifdef GMP_HAVE_VALGRIND
+	if (RUNNING_ON_VALGRIND)
+		vg_register(gp, (uintptr_t)gp->stack_lo, (uintptr_t)gp->stack_lo + gp->stack_size);
+#endif
+	if (gmp_san.tsan_create && gp->tsan_fiber == NULL)
+		gp->tsan_fiber = gmp_san.tsan_create(0);
+}
+
+void gmp_san_m_new(struct m *mp)
+{
+#ifdef GMP_HAVE_VALGRIND
+	if (RUNNING_ON_VALGRIND) {
+		const void *lo;
+		size_t size;
+		gmp_san_g0_stack(mp, &lo, &size);
+		VALGRIND_STACK_REGISTER((uintptr_t)lo, (uintptr_t)lo + size);
+	}
+#endif
+	(void)mp;
+}
+
+/* M0's g0 is a context we build on the main thread, so it needs a TSan
+ * fiber of its own; the other g0s run on their own NPTL threads, which TSan
+ * saw being created, and their fiber is the thread's. */
+void gmp_san_m_started(struct m *mp, _Bool own_thread)
+{
+	if (gmp_san.tsan_create == NULL || mp->tsan_fiber)
+		return;
+	mp->tsan_fiber = own_thread ? gmp_san.tsan_current() : gmp_san.tsan_create(0);
+}
+
+void gmp_sanitizer_init(void)
+{
+#ifdef GMP_HAVE_VALGRIND
+	/* Gs and Ms made before this point (main's, M0's). */
+	if (RUNNING_ON_VALGRIND) {
+		for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
+			gmp_san_m_new(mp);
+	}
+#endif
+	void *start = dlsym(RTLD_DEFAULT, "__sanitizer_start_switch_fiber");
+	void *finish = dlsym(RTLD_DEFAULT, "__sanitizer_finish_switch_fiber");
+	if (start && finish && dlsym(RTLD_DEFAULT, "__asan_init")) {
+		gmp_san.asan_start = (void (*)(void **, const void *, size_t))start;
+		gmp_san.asan_finish = (void (*)(void *, const void **, size_t *))finish;
+	}
+	void *create = dlsym(RTLD_DEFAULT, "__tsan_create_fiber");
+	void *sw = dlsym(RTLD_DEFAULT, "__tsan_switch_to_fiber");
+	void *cur = dlsym(RTLD_DEFAULT, "__tsan_get_current_fiber");
+	if (create && sw && cur) {
+		gmp_san.tsan_create = (void *(*)(unsigned))create;
+		gmp_san.tsan_switch = (void (*)(void *, unsigned))sw;
+		gmp_san.tsan_current = (void *(*)(void))cur;
+		struct g *gp = getg();
+		gp->tsan_fiber = gmp_san.tsan_current(); /* main runs on the main thread */
+		for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
+			gmp_san_m_started(mp, mp->id != 0);
+	}
+	gmp_san.active = gmp_san.asan_start != NULL || gmp_san.tsan_switch != NULL;
+}

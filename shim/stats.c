@@ -1,0 +1,124 @@
+/* Counters summed on request (gmpshim.h) and printed at exit under
+ * GMP_STATS=1 (gmprun --stats).  The per-P blocks are read without
+ * stopping their owners: a sum is a snapshot, possibly a few events old. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmpshim.h"
+#include "outbuf.h"
+#include "runtime.h"
+#include "schedtrace.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+struct gmp_pcounters gmp_ctr_nop;
+
+static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
+{
+#define F(x) sum->x += __atomic_load_n(&c->x, __ATOMIC_RELAXED)
+	F(gcreated);
+	F(switches);
+	F(steals);
+	F(globtakes);
+	F(preempts);
+	F(handoffs);
+	F(netpollwakes);
+	for (int i = 0; i < GMP_NWAITREASON; i++) {
+		F(park[i]);
+		F(unpark[i]);
+	}
+#undef F
+}
+
+static void sum_all(struct gmp_pcounters *sum)
+{
+	memset(sum, 0, sizeof *sum);
+	add(sum, &gmp_ctr_nop);
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		add(sum, &allp[i].ctr);
+}
+
+EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
+{
+	if (out == NULL || size < 8)
+		return -1;
+	struct gmp_pcounters c;
+	sum_all(&c);
+	struct gmpshim_stats st = {
+		.size = (uint32_t)(size < sizeof st ? size : sizeof st),
+		.gomaxprocs = (uint32_t)sched.gomaxprocs,
+		.threads_created = c.gcreated,
+		.switches = c.switches,
+		.steals = c.steals,
+		.global_queue_takes = c.globtakes,
+		.preemptions = c.preempts,
+		.syscall_handoffs = c.handoffs,
+		.netpoll_wakeups = c.netpollwakes,
+	};
+	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
+		st.park[i] = c.park[i];
+		st.unpark[i] = c.unpark[i];
+	}
+	memcpy(out, &st, st.size);
+	return 0;
+}
+
+EXPORT const char *gmpshim_wait_reason_name(int reason)
+{
+	if (reason <= 0 || reason >= GMP_NWAITREASON)
+		return NULL;
+	const char *s = gmp_waitreason_string((uint32_t)reason);
+	return strcmp(s, "wait") == 0 ? NULL : s;
+}
+
+static void line(struct outbuf *ob, const char *name, uint64_t v)
+{
+	ob_str(ob, "  ");
+	ob_str(ob, name);
+	for (size_t n = strlen(name); n < 22; n++)
+		ob_char(ob, ' ');
+	ob_udec(ob, v);
+	ob_char(ob, '\n');
+}
+
+static void print_stats(void)
+{
+	struct gmp_pcounters c;
+	sum_all(&c);
+	struct outbuf ob;
+	ob_init(&ob, 2);
+	ob_str(&ob, "gmpshim stats: gomaxprocs=");
+	ob_dec(&ob, sched.gomaxprocs);
+	ob_char(&ob, '\n');
+	line(&ob, "threads created", c.gcreated);
+	line(&ob, "switches", c.switches);
+	line(&ob, "steals", c.steals);
+	line(&ob, "global queue takes", c.globtakes);
+	line(&ob, "preemptions", c.preempts);
+	line(&ob, "syscall hand-offs", c.handoffs);
+	line(&ob, "netpoll wake-ups", c.netpollwakes);
+	ob_str(&ob, "  parks / unparks by wait reason:\n");
+	for (int i = 1; i < GMP_NWAITREASON; i++) {
+		if (c.park[i] == 0 && c.unpark[i] == 0)
+			continue;
+		ob_str(&ob, "    ");
+		const char *name = gmp_waitreason_string((uint32_t)i);
+		ob_str(&ob, name);
+		for (size_t n = strlen(name); n < 20; n++)
+			ob_char(&ob, ' ');
+		ob_udec(&ob, c.park[i]);
+		ob_str(&ob, " / ");
+		ob_udec(&ob, c.unpark[i]);
+		ob_char(&ob, '\n');
+	}
+	ob_flush(&ob);
+}
+
+void gmp_stats_init(void)
+{
+	const char *s = getenv("GMP_STATS");
+	if (s && strcmp(s, "1") == 0)
+		atexit(print_stats);
+	else if (s && *s && strcmp(s, "0") != 0)
+		gmp_printf("gmpshim: ignoring GMP_STATS=%s: want 0 or 1\n", s);
+}

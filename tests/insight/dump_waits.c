@@ -1,0 +1,88 @@
+/* Four threads, each blocked in a different wait: a mutex, a condition
+ * variable, a read on an empty pipe and a sleep.  Prints "ready" once all
+ * four are parked (under the shim, the runtime's own counters say so, so
+ * the tests do not depend on timing), then waits to be signalled; the
+ * tests (check-dump, check-gdb) send SIGQUIT or attach gdb.  Built with
+ * -rdynamic and frame pointers so that every caller's name resolves. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gmpshim.h"
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int pipefd[2];
+
+__attribute__((noinline)) void *blocked_in_mutex(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+__attribute__((noinline)) void *blocked_in_cond(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&cmu);
+	for (;;)
+		pthread_cond_wait(&cv, &cmu);
+	return NULL;
+}
+
+__attribute__((noinline)) void *blocked_in_read(void *arg)
+{
+	(void)arg;
+	char c;
+	if (read(pipefd[0], &c, 1) < 0)
+		perror("read");
+	return NULL;
+}
+
+__attribute__((noinline)) void *blocked_in_sleep(void *arg)
+{
+	(void)arg;
+	sleep(1000);
+	return NULL;
+}
+
+__attribute__((noinline)) static void start(void *(*fn)(void *))
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, fn, NULL) != 0)
+		abort();
+}
+
+int main(void)
+{
+	if (pipe(pipefd) != 0)
+		return 1;
+	pthread_mutex_lock(&mu);
+	start(blocked_in_mutex);
+	start(blocked_in_cond);
+	start(blocked_in_read);
+	start(blocked_in_sleep);
+	/* Each reason parked once more than it resumed: its thread waits. */
+	const char *reasons[] = { "mutex lock", "cond wait", "IO wait (read)", "sleep" };
+	struct gmpshim_stats st;
+	for (int tries = 0; gmpshim_stats(&st) == 0 && tries < 30000; tries++) {
+		int parked = 0;
+		for (int r = 0; r < 4; r++)
+			for (int i = 1; i < GMPSHIM_NWAIT; i++) {
+				const char *n = gmpshim_wait_reason(i);
+				if (n && strcmp(n, reasons[r]) == 0 && st.park[i] > st.unpark[i])
+					parked++;
+			}
+		if (parked == 4)
+			break;
+		usleep(1000);
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
