@@ -314,6 +314,7 @@ static struct g *morph(struct g *list)
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 {
+	gmp_preempt_point();
 	/* Fast path: nobody has taken a ticket since the last notification. */
 	if (__atomic_load_n(wait, __ATOMIC_ACQUIRE) == __atomic_load_n(notify, __ATOMIC_ACQUIRE))
 		return;
@@ -347,6 +348,7 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 
 void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 {
+	gmp_preempt_point();
 	if (__atomic_load_n(wait, __ATOMIC_ACQUIRE) == __atomic_load_n(notify, __ATOMIC_ACQUIRE))
 		return;
 	struct semroot *root = semroot(addr);

@@ -83,6 +83,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gmp_registry_add(gp);
 	*out = gp;
 	newproc(gp);
+	gmp_preempt_point();
 	return 0;
 }
 
@@ -119,6 +120,7 @@ void gmp_exit_reap(struct m *mp, struct g *gp)
 /* pthread_join/tryjoin/timedjoin.  deadline: -1 wait, -2 try only. */
 int gmp_join(const void *thread, void **retval, int64_t deadline)
 {
+	gmp_preempt_point();
 	struct g *self = getg();
 	struct g *gp = gmp_registry_get(thread);
 	if (gp == NULL)
