@@ -108,16 +108,24 @@ static void *templatethread(void *arg)
 	return NULL;
 }
 
-void gmp_start_templatethread(void)
+/* A thread of the runtime's own (template, sysmon, schedtrace): an NPTL
+ * thread with a small stack, made by the real pthread_create. */
+bool gmp_start_runtime_thread(void *(*fn)(void *))
 {
 	pthread_t t;
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (gmp_real.pthread_create(&t, &attr, templatethread, NULL) != 0)
-		gmp_throw("cannot start the template thread");
+	int err = gmp_real.pthread_create(&t, &attr, fn, NULL);
 	pthread_attr_destroy(&attr);
+	return err == 0;
+}
+
+void gmp_start_templatethread(void)
+{
+	if (!gmp_start_runtime_thread(templatethread))
+		gmp_throw("cannot start the template thread");
 }
 
 void newm_fork(enum gmp_fork_phase phase)

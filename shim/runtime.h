@@ -331,6 +331,7 @@ void mstart_on_g0(struct m *mp);
 void newm(struct p *pp, bool spinning);
 struct m *allocm(void);
 void gmp_procs_init(int nprocs);
+bool gmp_start_runtime_thread(void *(*fn)(void *));
 void injectglist(struct g *list);
 /* Readies Gs parked on a list linked through schedlink: on mp's P, or
  * injected globally when there is no P to put them on (mp NULL: not on a

@@ -205,14 +205,8 @@ void gmp_schedtrace_start(void)
 		start_ns = gmp_nanotime();
 	if (gmp_debug.schedtrace <= 0)
 		return;
-	pthread_t t;
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (gmp_real.pthread_create(&t, &attr, schedtrace_thread, NULL) != 0)
+	if (!gmp_start_runtime_thread(schedtrace_thread))
 		gmp_printf("gmpshim: cannot start the schedtrace thread\n");
-	pthread_attr_destroy(&attr);
 }
 
 void gmp_schedtrace_fork(enum gmp_fork_phase phase)

@@ -163,19 +163,7 @@ static int64_t timers_watch_until(void)
  * (or of an idle P whose M has not got there). */
 static int run_timers(int64_t now)
 {
-	struct g *list = NULL;
-	for (int i = 0; i < sched.gomaxprocs; i++) {
-		struct p *pp = &allp[i];
-		if (!gmp_timers_due(pp, now, timer_slack(pp)))
-			continue;
-		struct g *l = gmp_timers_collect(pp, now);
-		while (l) {
-			struct g *gp = l;
-			l = gp->schedlink;
-			gp->schedlink = list;
-			list = gp;
-		}
-	}
+	struct g *list = gmp_timers_collect_all(NULL, now, TIMER_SLACK_NS);
 	if (list == NULL)
 		return 0;
 	injectglist(list);
@@ -237,14 +225,8 @@ void gmp_sysmon_start(void)
 	}
 	if (ticks == NULL)
 		gmp_throw("sysmon: out of memory");
-	pthread_t t;
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (gmp_real.pthread_create(&t, &attr, sysmon, NULL) != 0)
+	if (!gmp_start_runtime_thread(sysmon))
 		gmp_throw("cannot start sysmon");
-	pthread_attr_destroy(&attr);
 }
 
 void sysmon_fork(enum gmp_fork_phase phase)

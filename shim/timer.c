@@ -276,7 +276,9 @@ struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack)
 	struct g *list = NULL;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
 		struct p *pp = &allp[i];
-		if (pp == skip || !gmp_timers_due(pp, now, slack))
+		/* A P in a syscall runs none of its timers itself: no slack. */
+		int64_t s = __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) == P_SYSCALL ? 0 : slack;
+		if (pp == skip || !gmp_timers_due(pp, now, s))
 			continue;
 		struct g *l = gmp_timers_collect(pp, now);
 		while (l) {

@@ -75,7 +75,8 @@ bool gmp_timers_due(struct p *pp, int64_t now, int64_t slack);
  * linked through schedlink (any context: takes only runtime locks). */
 struct g *gmp_timers_collect(struct p *pp, int64_t now);
 /* The same for every P except skip (NULL: all), only Ps whose earliest
- * timer is at least slack ns overdue. */
+ * timer is at least slack ns overdue (any overdue one for a P held in a
+ * syscall, which runs none itself). */
 struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack);
 /* Queued realtime timers over all Ps: while there are any, an idle M
  * watches for clock changes in the poller (netpoll.c). */
