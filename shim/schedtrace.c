@@ -7,12 +7,10 @@
  * thread that runs no G, blocks every signal, and writes with raw
  * write(2) from a stack buffer, so it never takes a stdio or malloc lock
  * that a G might hold. */
-#include <pthread.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "compat/realsym.h"
 #include "outbuf.h"
 #include "runtime.h"
 #include "schedtrace.h"

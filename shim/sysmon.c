@@ -7,13 +7,11 @@
  *   - polls the network if nobody has for 10 ms;
  *   - sleeps for good while every P is idle (acquirep wakes it).
  * It runs no G and calls no interposed function: raw syscalls only. */
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "compat/realsym.h"
 #include "runtime.h"
 #include "sigmask.h"
 
