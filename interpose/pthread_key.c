@@ -64,11 +64,29 @@ static struct gmp_keyslot *slot(struct g *gp, pthread_key_t key, bool create)
 	return &(*block)[key % GMP_KEY_1ST];
 }
 
+/* Threads that are not Gs also use keys: the sanitizers' and glibc's own
+ * helper threads (SIGEV_THREAD timers, aio), an idle M running a signal
+ * handler.  Each gets a zeroed G of its own, for its key slots only;
+ * its values are not destroyed when it exits. */
+static __thread struct g *keyholder;
+
+static struct g *key_g(bool create)
+{
+	struct g *gp = getg();
+	if (gp == NULL) {
+		if (keyholder == NULL && create)
+			keyholder = calloc(1, sizeof *keyholder);
+		gp = keyholder;
+	}
+	return gp;
+}
+
 GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
 {
 	if (key >= NKEYS || !gmp_initialized)
 		return NULL;
-	struct gmp_keyslot *s = slot(getg(), key, false);
+	struct g *gp = key_g(false);
+	struct gmp_keyslot *s = gp ? slot(gp, key, false) : NULL;
 	if (s == NULL || s->seq != __atomic_load_n(&keys[key].seq, __ATOMIC_RELAXED))
 		return NULL;
 	return s->value;
@@ -82,8 +100,8 @@ GMP_EXPORT int pthread_setspecific(pthread_key_t key, const void *value)
 	uintptr_t seq = __atomic_load_n(&keys[key].seq, __ATOMIC_ACQUIRE);
 	if (!key_used(seq))
 		return EINVAL;
-	struct g *gp = getg();
-	struct gmp_keyslot *s = slot(gp, key, true);
+	struct g *gp = key_g(true);
+	struct gmp_keyslot *s = gp ? slot(gp, key, true) : NULL;
 	if (s == NULL)
 		return ENOMEM;
 	s->seq = seq;
