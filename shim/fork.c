@@ -8,21 +8,25 @@
 #include <sys/syscall.h>
 
 #include "netpoll.h"
+#include "robust.h"
+#include "sigwake.h"
 #include "runtime.h"
 #include "waitq.h"
 
 static void for_all(enum gmp_fork_phase phase)
 {
 	/* The runtime's lock order: the netpoller's, a wait-queue bucket,
-	 * then the timer heap, then sched.lock; the registry and new-M locks
+	 * the robust-mutex list, then the timer heap, then sched.lock; the registry and new-M locks
 	 * nest inside any of them.  sysmon restarts last, on a rebuilt
 	 * scheduler. */
 	netpoll_fork(phase);
 	waitq_fork(phase);
+	robust_fork(phase);
 	timers_fork(phase);
 	sched_fork(phase);
 	registry_fork(phase);
 	newm_fork(phase);
+	sigwake_fork(phase);
 	sysmon_fork(phase);
 	gmp_insight_fork(phase);
 }
