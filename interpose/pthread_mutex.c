@@ -98,7 +98,33 @@ static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct time
 	return err;
 }
 
-static int lock_common(pthread_mutex_t *m, int64_t deadline)
+/* NPTL raises a thread that locks a priority-protect mutex to the ceiling
+ * in its own scheduling policy, and fails with EINVAL where the kernel
+ * refuses that priority (any ceiling under SCHED_OTHER) or where the
+ * thread's priority is above the ceiling.  We give the same answers from
+ * the G's scheduling attributes; nothing is raised, Gs share Ms. */
+static int ceiling_check(pthread_mutex_t *m)
+{
+	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+		return 0;
+	struct g *gp = getg();
+	int policy = SCHED_OTHER, prio = 0;
+	if (gp->inheritsched == PTHREAD_EXPLICIT_SCHED) {
+		policy = gp->sched_policy;
+		prio = gp->sched_priority;
+	} else {
+		struct sched_param sp;
+		policy = sched_getscheduler(0);
+		if (sched_getparam(0, &sp) == 0)
+			prio = sp.sched_priority;
+	}
+	int ceiling = (int)CEILING(m);
+	if (sched_get_priority_max(policy) < ceiling || prio > ceiling)
+		return EINVAL;
+	return 0;
+}
+
+static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 {
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	if (robust_kind(m))
@@ -120,6 +146,12 @@ static int lock_common(pthread_mutex_t *m, int64_t deadline)
 	D(m).__owner = self;
 	D(m).__count = 1;
 	return 0;
+}
+
+static int lock_common(pthread_mutex_t *m, int64_t deadline)
+{
+	int err = ceiling_check(m);
+	return err ? err : lock_inner(m, deadline);
 }
 
 GMP_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
@@ -162,6 +194,9 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	gmp_ensure_init();
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
+	int cerr = ceiling_check(m);
+	if (cerr)
+		return cerr;
 	if (robust_kind(m))
 		return gmp_robust_lock(m, type, GMP_ROBUST_TRY);
 	if (kernel_kind(m))
@@ -239,7 +274,8 @@ GMP_EXPORT int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int
 	bool mine = robust_kind(m) ? gmp_robust_held(m)
 				   : (type != PTHREAD_MUTEX_NORMAL && D(m).__owner == getg()->tid);
 	if (!mine) {
-		int err = pthread_mutex_lock(m);
+		/* As NPTL, without raising the caller to the old ceiling. */
+		int err = lock_inner(m, -1);
 		if (err != 0 && err != EOWNERDEAD)
 			return err;
 	}
