@@ -1,7 +1,8 @@
 /* Unnamed process-private semaphores park the G.  The layout is glibc's
- * (value in the low word, waiter count in the next, the futex "private"
- * flag after), so process-shared ones, which glibc's sem_init marks with a
- * zero private flag, and named ones (sem_open maps one with glibc's
+ * (value in the low word, waiter count in the next, then glibc's "private"
+ * word, which is 0 for a process-private semaphore and FUTEX_PRIVATE_FLAG
+ * (128) for a shared one: glibc XORs it into the futex operation), so
+ * process-shared ones and named ones (sem_open maps one with glibc's
  * layout) stay glibc's on kernel futexes, shared with other processes;
  * their waits block the M between entersyscall and exitsyscall.
  *
@@ -22,13 +23,13 @@
 struct gmp_sem {
 	uint32_t value;
 	uint32_t nwaiters;
-	int private; /* glibc: FUTEX_PRIVATE_FLAG (128) unless pshared */
+	int private; /* glibc: 0, or SEM_SHARED if process-shared */
 	int pad;
 	struct gmp_sigwake sigwake; /* wake-ups deferred from signal handlers */
 };
 _Static_assert(sizeof(struct gmp_sem) <= sizeof(sem_t), "sem_t overlay");
 #define S(s) ((struct gmp_sem *)(s))
-#define SEM_PRIVATE 128
+#define SEM_SHARED 128
 
 struct real_sem {
 	int (*wait)(sem_t *);
@@ -57,7 +58,7 @@ static void real_init(void)
 
 static inline bool ours(sem_t *s)
 {
-	return gmp_initialized && S(s)->private == SEM_PRIVATE;
+	return gmp_initialized && S(s)->private != SEM_SHARED;
 }
 
 GMP_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
@@ -70,7 +71,7 @@ GMP_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 	}
 	if (pshared)
 		return real.init(s, pshared, value);
-	*S(s) = (struct gmp_sem){ .value = value, .private = SEM_PRIVATE };
+	*S(s) = (struct gmp_sem){ .value = value };
 	return 0;
 }
 

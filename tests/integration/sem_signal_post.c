@@ -1,0 +1,117 @@
+/* sem_post is async-signal-safe (POSIX): a SIGALRM handler posts thousands
+ * of times while one thread hammers the same semaphore in a tight
+ * post/take loop (so the handler often interrupts it inside sem_post,
+ * waking the parked waiter) and another thread waits for posts.  Every
+ * post must be counted exactly, and nothing may deadlock. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define POSTS 3000
+
+static sem_t s;
+static volatile sig_atomic_t posted;
+static volatile int loop_stop;
+static long loop_rounds;
+static int post_failures;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (posted < POSTS) {
+		if (sem_post(&s) != 0)
+			post_failures++;
+		posted++;
+	}
+	errno = saved;
+}
+
+static void wait_one(void)
+{
+	while (sem_wait(&s) != 0)
+		if (errno != EINTR)
+			break;
+}
+
+/* Each round posts one and takes one back (not necessarily the same: the
+ * waiter may take ours, we then take one of the handler's), so the
+ * semaphore stays balanced; we never block, so a round may be left owing
+ * one when we are told to stop. */
+static int owed;
+
+static void *hammer(void *arg)
+{
+	(void)arg;
+	while (!loop_stop) {
+		sem_post(&s);
+		owed = 1;
+		while (!loop_stop && sem_trywait(&s) != 0)
+			sched_yield();
+		if (loop_stop)
+			break;
+		owed = 0;
+		loop_rounds++;
+		sched_yield(); /* no preemption under the shim: let the waiter in at one P */
+	}
+	return NULL;
+}
+
+static void *waiter(void *arg)
+{
+	long *got = arg;
+	for (int i = 0; i < POSTS; i++) {
+		wait_one();
+		(*got)++;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sem_init(&s, 0, 0);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	CHECK(sigaction(SIGALRM, &sa, NULL) == 0, "sigaction SIGALRM");
+	struct sigaction back;
+	CHECK(sigaction(SIGALRM, NULL, &back) == 0 && back.sa_handler == on_alarm &&
+		      (back.sa_flags & SA_RESTART) && !(back.sa_flags & SA_SIGINFO),
+	      "sigaction reports the handler and flags the program set");
+
+	long got = 0;
+	pthread_t h, w;
+	pthread_create(&w, NULL, waiter, &got);
+	pthread_create(&h, NULL, hammer, NULL);
+	struct itimerval it = { { 0, 200 }, { 0, 200 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	pthread_join(w, NULL);
+	/* The waiter may have counted the hammer's last post in place of the
+	 * handler's last one. */
+	while (posted < POSTS)
+		usleep(100);
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	loop_stop = 1;
+	pthread_join(h, NULL);
+
+	int v = -1;
+	sem_getvalue(&s, &v);
+	CHECK(posted == POSTS && post_failures == 0, "the handler posted 3000 times");
+	CHECK(got == POSTS, "the waiter counted exactly 3000 posts");
+	CHECK(v == owed, "the semaphore holds exactly what the hammer still owes");
+	CHECK(loop_rounds > 0, "the hammering thread made progress");
+	CHECK(sem_destroy(&s) == 0, "sem_destroy");
+	return failures != 0;
+}
