@@ -77,14 +77,22 @@ static bool glibc_mutex(pthread_mutex_t *m)
 	return kind != -1 && (kind & GMP_MUTEX_PSHARED) && !(kind & GMP_MUTEX_ROBUST);
 }
 
+static int real_wait(void *c, pthread_mutex_t *m, clockid_t clk, const void *abstime)
+{
+	return abstime ? GMP_REAL(pthread_cond_clockwait)(c, m, clk, abstime) : gmp_real.pthread_cond_wait(c, m);
+}
+
 static int shared_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, const struct timespec *abstime)
 {
+	int kind = m->__data.__kind;
+	if (kind != -1 && (kind & GMP_MUTEX_ROBUST))
+		return gmp_robust_cond_wait(m, real_wait, c, clk, abstime);
 	if (!glibc_mutex(m)) {
-		gmp_unsupported("pthread_cond_wait: process-shared condvar with a process-private or robust mutex (EINVAL)");
+		gmp_unsupported("pthread_cond_wait: process-shared condvar with a process-private mutex (EINVAL)");
 		return EINVAL;
 	}
 	bool entered = entersyscall();
-	int err = abstime ? GMP_REAL(pthread_cond_clockwait)(c, m, clk, abstime) : gmp_real.pthread_cond_wait(c, m);
+	int err = real_wait(c, m, clk, abstime);
 	if (entered)
 		exitsyscall();
 	return err;

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 
+#include "compat/tls.h"
 #include "robust.h"
 #include "runtime.h"
 
@@ -53,6 +54,7 @@ static struct {
 } rl;
 
 static int robust_tid; /* the template thread's TID once it registered */
+static long head_off;  /* where struct pthread keeps its robust_list_head */
 
 #define D(m) ((m)->__data)
 #define HEAD ((struct node *)&rl.head.list)
@@ -114,6 +116,12 @@ void gmp_robust_register(void)
 {
 	if (rl.head.list.next == NULL)
 		list_init();
+	/* glibc registered this NPTL thread's own head: that tells us where
+	 * struct pthread keeps it, for the condvar path below. */
+	struct robust_list_head *own;
+	size_t len;
+	if (gmp_syscall(SYS_get_robust_list, 0, &own, &len) == 0)
+		head_off = (char *)own - (char *)gmp_arch_tp();
 	gmp_syscall(SYS_set_robust_list, &rl.head, sizeof rl.head, 0);
 	__atomic_store_n(&robust_tid, (int)gmp_syscall(SYS_gettid, 0, 0, 0), __ATOMIC_RELEASE);
 }
@@ -303,6 +311,92 @@ void gmp_robust_exit(struct g *gp)
 	}
 	unlock(&rl.lock);
 	gp->robustheld = 0;
+}
+
+/* A process-shared condvar waits in glibc, which unlocks and relocks the
+ * mutex with its own robust code: it compares the word with the TCB's TID
+ * and links the mutex into the TCB's list.  For that one call the G is
+ * pinned to its M (it is in a syscall), so we let glibc see the M's real
+ * TID and register the G's TCB list with the M's task: moved out of our
+ * list under the list lock (the word rewritten to the M's TID), the mutex
+ * is covered by the kernel at every instant, and it comes back the same
+ * way.  Returns the wait's result. */
+int gmp_robust_cond_wait(pthread_mutex_t *m, int (*wait)(void *, pthread_mutex_t *, clockid_t, const void *),
+			 void *c, clockid_t clk, const void *abstime)
+{
+	if (!gmp_robust_held(m))
+		return EPERM;
+	if (head_off == 0) {
+		gmp_unsupported("pthread_cond_wait: cannot find glibc's robust list head (EINVAL)");
+		return EINVAL;
+	}
+	struct g *gp = getg();
+	bool entered = entersyscall();
+	struct m *mp = gp->m;
+	int mtid = mp->tid, tid = owner_tid(), self = gp->tid;
+	uint32_t *w = (uint32_t *)&D(m).__lock;
+	char *tcb = gp->tcb;
+	struct robust_list_head *gh = (struct robust_list_head *)(tcb + head_off);
+	void **ghprev = (void **)((char *)gh - sizeof(void *));
+	struct robust_list_head *saved;
+	size_t len;
+	gmp_syscall(SYS_get_robust_list, 0, &saved, &len);
+	struct node *n = node_of(m);
+
+	lock(&rl.lock);
+	rl.head.list_op_pending = (struct robust_list *)n;
+	/* The G's TCB list, in glibc's format, registered empty, then holding
+	 * m (still covered by our pending slot), then m's word names the M. */
+	gh->list.next = &gh->list;
+	*ghprev = gh;
+	gh->futex_offset = rl.head.futex_offset;
+	gh->list_op_pending = NULL;
+	gmp_syscall(SYS_set_robust_list, gh, sizeof *gh, 0);
+	dequeue(n);
+	n->next = (struct node *)gh;
+	*prev_of(n) = (struct node *)gh;
+	*ghprev = n;
+	__atomic_store_n(&gh->list.next, (struct robust_list *)n, __ATOMIC_RELEASE);
+	uint32_t old = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+	while (!__atomic_compare_exchange_n(w, &old, (old & ~TID_MASK) | (uint32_t)mtid, 0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE))
+		;
+	*holder_of(m) = 0;
+	if (D(m).__owner == self)
+		D(m).__owner = mtid;
+	int *tidp = gmp_tls_tidp(tcb);
+	*tidp = mtid;
+	rl.head.list_op_pending = NULL;
+	unlock(&rl.lock);
+	gp->robustheld--;
+
+	int err = wait(c, m, clk, abstime);
+
+	lock(&rl.lock);
+	rl.head.list_op_pending = (struct robust_list *)n;
+	old = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+	if ((int)(old & TID_MASK) == mtid) {
+		/* glibc relocked it into the G's list: bring it home. */
+		while (!__atomic_compare_exchange_n(w, &old, (old & ~TID_MASK) | (uint32_t)tid, 0,
+						    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			;
+		gh->list.next = &gh->list;
+		*ghprev = gh;
+		enqueue(n);
+		*holder_of(m) = self;
+		if (D(m).__owner == mtid)
+			D(m).__owner = self;
+		gp->robustheld++;
+	}
+	gh->list.next = &gh->list;
+	*ghprev = gh;
+	gmp_syscall(SYS_set_robust_list, saved, len, 0);
+	*tidp = self;
+	rl.head.list_op_pending = NULL;
+	unlock(&rl.lock);
+	if (entered)
+		exitsyscall();
+	return err;
 }
 
 void robust_fork(enum gmp_fork_phase phase)

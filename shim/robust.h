@@ -20,6 +20,10 @@ int gmp_robust_lock(pthread_mutex_t *m, int type, int64_t deadline);
 int gmp_robust_unlock(pthread_mutex_t *m, int type);
 /* Whether the running G holds m. */
 bool gmp_robust_held(pthread_mutex_t *m);
+/* pthread_cond_wait/clockwait (glibc's, passed as wait) on a process-
+ * shared condvar with the robust mutex m, which the running G holds. */
+int gmp_robust_cond_wait(pthread_mutex_t *m, int (*wait)(void *, pthread_mutex_t *, clockid_t, const void *),
+			 void *c, clockid_t clk, const void *abstime);
 /* At G exit: marks the robust mutexes gp still holds as owner-died. */
 void gmp_robust_exit(struct g *gp);
 /* On the template thread: registers the process's robust list. */

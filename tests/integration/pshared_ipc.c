@@ -34,6 +34,10 @@ struct shm {
 	long rw_a, rw_b; /* written together under the write lock */
 	long rw_bad;
 	pthread_mutex_t rm; /* robust */
+	pthread_cond_t rc;  /* used with rm */
+	int rturn;
+	long rhandoffs;
+	volatile int rwaiting;
 };
 static struct shm *s;
 
@@ -50,6 +54,7 @@ static void init_shared(void)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
 	pthread_cond_init(&s->c, &ca);
+	pthread_cond_init(&s->rc, &ca);
 	sem_init(&s->ping, 1, 0);
 	sem_init(&s->pong, 1, 0);
 	pthread_barrierattr_t ba;
@@ -74,6 +79,50 @@ static void condvar_side(int me)
 		pthread_cond_signal(&s->c);
 		pthread_mutex_unlock(&s->m);
 	}
+}
+
+/* The same with a robust mutex. */
+static void robust_condvar_side(int me)
+{
+	for (int i = 0; i < ROUNDS; i++) {
+		if (pthread_mutex_lock(&s->rm) != 0)
+			s->rw_bad++;
+		while (s->rturn != me)
+			if (pthread_cond_wait(&s->rc, &s->rm) != 0)
+				s->rw_bad++;
+		s->rhandoffs++;
+		s->rturn = 1 - me;
+		pthread_cond_signal(&s->rc);
+		pthread_mutex_unlock(&s->rm);
+	}
+}
+
+/* A thread waits on the condvar; another process takes the robust mutex,
+ * signals, and is killed holding it: the wait returns EOWNERDEAD with the
+ * mutex held. */
+static void robust_condvar_owner_dies(void)
+{
+	pthread_mutex_lock(&s->rm);
+	s->rturn = 0;
+	s->rwaiting = 0;
+	pid_t pid = fork();
+	if (pid == 0) {
+		while (!s->rwaiting)
+			usleep(1000);
+		pthread_mutex_lock(&s->rm); /* we get it once the parent waits */
+		s->rturn = 1;
+		pthread_cond_signal(&s->rc);
+		kill(getpid(), SIGKILL);
+	}
+	s->rwaiting = 1;
+	int r = 0;
+	while (s->rturn == 0 && r == 0)
+		r = pthread_cond_wait(&s->rc, &s->rm);
+	waitpid(pid, NULL, 0);
+	CHECK(r == EOWNERDEAD, "condvar wait returns EOWNERDEAD: the signaller died holding the robust mutex");
+	CHECK(pthread_mutex_consistent(&s->rm) == 0 && pthread_mutex_unlock(&s->rm) == 0,
+	      "consistent and unlock after that wait");
+	CHECK(pthread_mutex_lock(&s->rm) == 0 && pthread_mutex_unlock(&s->rm) == 0, "robust mutex usable again");
 }
 
 static void sem_side(int me)
@@ -370,6 +419,10 @@ int main(void)
 	s->handoffs = 0;
 	CHECK(two_processes(robust_side) && s->handoffs == 2 * ROUNDS && s->rw_bad == 0,
 	      "robust mutex: 4000 lock/unlock pairs between processes");
+	s->rw_bad = 0;
+	CHECK(two_processes(robust_condvar_side) && s->rhandoffs == 2 * ROUNDS && s->rw_bad == 0,
+	      "robust mutex + condvar: 4000 turns handed between processes");
+	robust_condvar_owner_dies();
 	named_semaphore();
 	blocked_does_not_stop_others();
 	return failures != 0;
