@@ -18,19 +18,20 @@
 #define POSTS 3000
 
 static sem_t s;
-static volatile sig_atomic_t posted;
+/* A process-directed signal may run its handler on two threads at once. */
+static int claimed, posted;
 static volatile int loop_stop;
-static long loop_rounds;
+static volatile long loop_rounds;
 static int post_failures;
 
 static void on_alarm(int sig)
 {
 	(void)sig;
 	int saved = errno;
-	if (posted < POSTS) {
+	if (__atomic_fetch_add(&claimed, 1, __ATOMIC_RELAXED) < POSTS) {
 		if (sem_post(&s) != 0)
-			post_failures++;
-		posted++;
+			__atomic_add_fetch(&post_failures, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&posted, 1, __ATOMIC_RELEASE);
 	}
 	errno = saved;
 }
@@ -54,11 +55,15 @@ static void *hammer(void *arg)
 	while (!loop_stop) {
 		sem_post(&s);
 		owed = 1;
-		while (!loop_stop && sem_trywait(&s) != 0)
+		while (!loop_stop) {
+			if (sem_trywait(&s) == 0) {
+				owed = 0;
+				break;
+			}
 			sched_yield();
-		if (loop_stop)
+		}
+		if (owed)
 			break;
-		owed = 0;
 		loop_rounds++;
 		sched_yield(); /* no preemption under the shim: let the waiter in at one P */
 	}
@@ -92,14 +97,16 @@ int main(void)
 
 	long got = 0;
 	pthread_t h, w;
-	pthread_create(&w, NULL, waiter, &got);
 	pthread_create(&h, NULL, hammer, NULL);
+	while (loop_rounds < 100) /* the hammer is going before the first signal */
+		usleep(100);
+	pthread_create(&w, NULL, waiter, &got);
 	struct itimerval it = { { 0, 200 }, { 0, 200 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	pthread_join(w, NULL);
 	/* The waiter may have counted the hammer's last post in place of the
 	 * handler's last one. */
-	while (posted < POSTS)
+	while (__atomic_load_n(&posted, __ATOMIC_ACQUIRE) < POSTS)
 		usleep(100);
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &off, NULL);
@@ -111,7 +118,6 @@ int main(void)
 	CHECK(posted == POSTS && post_failures == 0, "the handler posted 3000 times");
 	CHECK(got == POSTS, "the waiter counted exactly 3000 posts");
 	CHECK(v == owed, "the semaphore holds exactly what the hammer still owes");
-	CHECK(loop_rounds > 0, "the hammering thread made progress");
 	CHECK(sem_destroy(&s) == 0, "sem_destroy");
 	return failures != 0;
 }
