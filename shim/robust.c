@@ -196,8 +196,16 @@ out:
 }
 
 /* Waits in the kernel (shared futex: other processes wake it) until the
- * word changes; the M blocks, its P is handed off by entersyscall. */
-static int wait_word(uint32_t *w, uint32_t val, int64_t deadline)
+ * word changes; the M blocks, its P is handed off by entersyscall.
+ *
+ * A waiter woken by an unlock and killed before it takes the mutex would
+ * swallow the only wake-up, leaving other processes' waiters asleep on a
+ * free mutex.  The kernel covers that with the dying task's pending slot
+ * (a pending mutex with no owner gets one more wake), so while we wait the
+ * mutex is the pending entry of the list registered for this M's task
+ * (glibc's own, for the M's NPTL thread); the G is pinned to the M for the
+ * call. */
+static int wait_word(pthread_mutex_t *m, uint32_t val, int64_t deadline)
 {
 	struct timespec ts, *tp = NULL;
 	if (deadline >= 0) {
@@ -208,7 +216,18 @@ static int wait_word(uint32_t *w, uint32_t val, int64_t deadline)
 		ts.tv_nsec = left % 1000000000;
 		tp = &ts;
 	}
-	long r = gmp_blocking_syscall6(SYS_futex, (long)w, FUTEX_WAIT, val, (long)tp, 0, 0);
+	bool entered = entersyscall();
+	struct robust_list_head *mh = NULL;
+	size_t len;
+	if (gmp_syscall(SYS_get_robust_list, 0, &mh, &len) != 0)
+		mh = NULL;
+	if (mh)
+		__atomic_store_n(&mh->list_op_pending, (struct robust_list *)node_of(m), __ATOMIC_RELEASE);
+	long r = gmp_syscall6(SYS_futex, (long)&D(m).__lock, FUTEX_WAIT, val, (long)tp, 0, 0);
+	if (mh)
+		__atomic_store_n(&mh->list_op_pending, NULL, __ATOMIC_RELEASE);
+	if (entered)
+		exitsyscall();
 	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
@@ -251,7 +270,7 @@ int gmp_robust_lock(pthread_mutex_t *m, int type, int64_t deadline)
 			old |= FUTEX_WAITERS;
 		}
 		assume = FUTEX_WAITERS;
-		if (wait_word(w, old, deadline) == ETIMEDOUT)
+		if (wait_word(m, old, deadline) == ETIMEDOUT)
 			return ETIMEDOUT;
 	}
 }
