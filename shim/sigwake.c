@@ -30,9 +30,14 @@ void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr)
 			w->next = head;
 		while (!__atomic_compare_exchange_n(&deferred, &head, w, 1, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
 	}
-	if (__atomic_exchange_n(&kick, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
 		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
 	gmp_sysmon_wake(); /* sysmon may be asleep because every P is idle */
+}
+
+bool gmp_sigwake_pending(void)
+{
+	return __atomic_load_n(&kick, __ATOMIC_SEQ_CST) != 0;
 }
 
 void gmp_sigwake_sleep(int64_t ns)

@@ -24,6 +24,9 @@ extern uint32_t gmp_sigdepth;
 void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr);
 /* Waits until a wake-up is deferred or ns pass; on sysmon. */
 void gmp_sigwake_sleep(int64_t ns);
+/* Whether a wake-up was deferred since the last drain (sysmon, before it
+ * sleeps for good). */
+bool gmp_sigwake_pending(void);
 /* Performs the deferred wake-ups (sysmon: off any P). */
 void gmp_sigwake_drain(void);
 /* Whether w still has a wake-up queued (for destroy). */

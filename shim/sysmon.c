@@ -109,7 +109,10 @@ static void sysmon_idle(void)
 {
 	noteclear(&sched.sysmonnote);
 	__atomic_store_n(&sched.sysmonwait, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs) {
+	/* A wake-up deferred by a signal handler before the flag was up
+	 * would find nobody to wake: look for one after raising it. */
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs ||
+	    gmp_sigwake_pending()) {
 		uint32_t one = 1;
 		if (__atomic_compare_exchange_n(&sched.sysmonwait, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			return;
