@@ -2,7 +2,9 @@
  * of times while one thread hammers the same semaphore in a tight
  * post/take loop (so the handler often interrupts it inside sem_post,
  * waking the parked waiter) and another thread waits for posts.  Every
- * post must be counted exactly, and nothing may deadlock. */
+ * post must be counted exactly, and nothing may deadlock.  First, the
+ * actions the program installs (now run inside the shim's wrapper) are
+ * reported back and run as set. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -80,9 +82,56 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
+static volatile int info_signo, info_code;
+
+static void on_usr1(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	info_signo = si->si_signo;
+	info_code = si->si_code;
+}
+
+static volatile int plain_calls;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	plain_calls++;
+}
+
+/* The handlers run inside the shim's wrapper: what the program set must
+ * be what it gets back and what runs. */
+static void actions_round_trip(void)
+{
+	struct sigaction sa, back;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_usr1;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR2);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0, "SA_SIGINFO handler installed");
+	CHECK(sigaction(SIGUSR1, NULL, &back) == 0 && back.sa_sigaction == on_usr1 && (back.sa_flags & SA_SIGINFO) &&
+		      sigismember(&back.sa_mask, SIGUSR2),
+	      "SA_SIGINFO handler, flag and mask reported back");
+	raise(SIGUSR1);
+	CHECK(info_signo == SIGUSR1 && info_code == SI_TKILL, "SA_SIGINFO handler ran with its siginfo");
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_usr2;
+	sa.sa_flags = SA_RESETHAND;
+	CHECK(sigaction(SIGUSR2, &sa, NULL) == 0, "SA_RESETHAND handler installed");
+	raise(SIGUSR2);
+	CHECK(plain_calls == 1, "SA_RESETHAND handler ran once");
+	CHECK(sigaction(SIGUSR2, NULL, &back) == 0 && back.sa_handler == SIG_DFL, "then the action is SIG_DFL");
+	CHECK(signal(SIGUSR2, on_usr2) == SIG_DFL && signal(SIGUSR2, SIG_IGN) == on_usr2,
+	      "signal() returns the previous handlers");
+	signal(SIGUSR1, SIG_DFL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	actions_round_trip();
 	sem_init(&s, 0, 0);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
