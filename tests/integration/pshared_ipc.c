@@ -393,6 +393,41 @@ static void unblock_post(void) { from_child(post_ping); }
 static void unblock_barrier(void) { from_child(meet_barrier); }
 static void unblock_cond(void) { from_child(signal_cond); }
 
+/* Timed waits on objects another process holds time out. */
+static void timed_waits(void)
+{
+	struct timespec t;
+	hold_in_child(take_m, give_m);
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(pthread_mutex_timedlock(&s->m, &t) == ETIMEDOUT, "process-shared mutex timedlock: ETIMEDOUT");
+	t = deadline_in(CLOCK_MONOTONIC, 20000000);
+	CHECK(pthread_mutex_clocklock(&s->m, CLOCK_MONOTONIC, &t) == ETIMEDOUT,
+	      "process-shared mutex clocklock: ETIMEDOUT");
+	release_holder();
+	hold_in_child(take_rm, take_rm);
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(pthread_mutex_timedlock(&s->rm, &t) == ETIMEDOUT, "robust mutex timedlock: ETIMEDOUT");
+	kill_holder();
+	CHECK(pthread_mutex_trylock(&s->rm) == EOWNERDEAD, "robust mutex trylock after the holder was killed: EOWNERDEAD");
+	pthread_mutex_consistent(&s->rm);
+	pthread_mutex_unlock(&s->rm);
+	hold_in_child(take_wr, give_wr);
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(pthread_rwlock_timedrdlock(&s->rw, &t) == ETIMEDOUT, "process-shared rwlock timedrdlock: ETIMEDOUT");
+	release_holder();
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(sem_timedwait(&s->ping, &t) == -1 && errno == ETIMEDOUT, "process-shared sem_timedwait: ETIMEDOUT");
+	pthread_mutex_lock(&s->m);
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(pthread_cond_timedwait(&s->c, &s->m, &t) == ETIMEDOUT, "process-shared cond_timedwait: ETIMEDOUT");
+	pthread_mutex_unlock(&s->m);
+	pthread_mutex_lock(&s->rm);
+	t = deadline_in(CLOCK_REALTIME, 20000000);
+	CHECK(pthread_cond_timedwait(&s->rc, &s->rm, &t) == ETIMEDOUT,
+	      "process-shared cond_timedwait with a robust mutex: ETIMEDOUT");
+	CHECK(pthread_mutex_unlock(&s->rm) == 0, "the robust mutex is held again after the timeout");
+}
+
 static void blocked_does_not_stop_others(void)
 {
 	hold_in_child(take_m, give_m);
@@ -424,6 +459,7 @@ int main(void)
 	      "robust mutex + condvar: 4000 turns handed between processes");
 	robust_condvar_owner_dies();
 	named_semaphore();
+	timed_waits();
 	blocked_does_not_stop_others();
 	return failures != 0;
 }
