@@ -173,8 +173,12 @@ static int clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *a
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	if (err) {
-		/* POSIX: the time is checked only if the mutex is not free. */
+		/* POSIX: the time is checked only if the mutex is not free
+		 * (and, as NPTL, after the errorcheck owner test). */
 		int r = pthread_mutex_trylock(m);
+		if (r == EBUSY && (D(m).__kind & GMP_MUTEX_TYPE_MASK) == PTHREAD_MUTEX_ERRORCHECK &&
+		    !robust_kind(m) && D(m).__owner == getg()->tid)
+			return EDEADLK;
 		return r == EBUSY ? err : r;
 	}
 	return lock_common(m, deadline);

@@ -118,6 +118,15 @@ static void in_process(void)
 	robust_init(&m, PTHREAD_MUTEX_ERRORCHECK, PTHREAD_PROCESS_PRIVATE);
 	CHECK(pthread_mutex_lock(&m) == 0, "errorcheck: lock");
 	CHECK(pthread_mutex_lock(&m) == EDEADLK, "errorcheck: relock EDEADLK");
+	CHECK(pthread_mutex_trylock(&m) == EDEADLK, "errorcheck: trylock by the owner EDEADLK (robust)");
+	struct timespec bad = { 0, -1 };
+	CHECK(pthread_mutex_timedlock(&m, &bad) == EDEADLK, "errorcheck: timedlock by the owner, malformed time: EDEADLK");
+	pthread_mutex_t plain = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+	pthread_mutex_lock(&plain);
+	CHECK(pthread_mutex_timedlock(&plain, &bad) == EDEADLK, "non-robust errorcheck: same EDEADLK");
+	pthread_mutex_unlock(&plain);
+	CHECK(pthread_mutex_timedlock(&plain, &bad) == 0, "malformed time on a free mutex: locked (time not looked at)");
+	pthread_mutex_unlock(&plain);
 	CHECK(in_thread(errorcheck_other, &m) == EPERM, "errorcheck: unlock from another thread EPERM");
 	CHECK(pthread_mutex_unlock(&m) == 0, "errorcheck: unlock");
 	pthread_mutex_t m2;
