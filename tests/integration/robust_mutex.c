@@ -71,6 +71,18 @@ static void *hold_until_gate(void *arg)
 	return NULL;
 }
 
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int signalled;
+
+/* Takes the mutex, signals the condvar, exits holding the mutex. */
+static void *signal_and_die(void *arg)
+{
+	pthread_mutex_lock(arg);
+	signalled = 1;
+	pthread_cond_signal(&cv);
+	return NULL;
+}
+
 static void *errorcheck_other(void *arg)
 {
 	return (void *)(long)pthread_mutex_unlock(arg);
@@ -113,6 +125,18 @@ static void in_process(void)
 	pthread_join(holder, NULL);
 	pthread_join(waiter, &r);
 	CHECK((long)r == EOWNERDEAD, "waiter blocked while the owner exited: EOWNERDEAD");
+
+	/* A condvar wait relocks a robust mutex whose owner died meanwhile. */
+	robust_init(&m, PTHREAD_MUTEX_NORMAL, PTHREAD_PROCESS_PRIVATE);
+	pthread_mutex_lock(&m);
+	pthread_t sig;
+	pthread_create(&sig, NULL, signal_and_die, &m);
+	int cr = 0;
+	while (!signalled && cr == 0)
+		cr = pthread_cond_wait(&cv, &m);
+	pthread_join(sig, NULL);
+	CHECK(cr == EOWNERDEAD, "condvar wait: EOWNERDEAD, the signaller exited holding the mutex");
+	CHECK(pthread_mutex_consistent(&m) == 0 && pthread_mutex_unlock(&m) == 0, "consistent and unlock after the wait");
 
 	/* Errorcheck and recursive robust mutexes. */
 	robust_init(&m, PTHREAD_MUTEX_ERRORCHECK, PTHREAD_PROCESS_PRIVATE);
