@@ -45,8 +45,14 @@ GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 
 GMP_EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
 {
-	if (B(b)->shared)
-		return gmp_real.pthread_barrier_destroy(b);
+	if (B(b)->shared) {
+		/* glibc waits for the last round's threads to leave. */
+		bool entered = entersyscall();
+		int r = gmp_real.pthread_barrier_destroy(b);
+		if (entered)
+			exitsyscall();
+		return r;
+	}
 	if (__atomic_load_n(&B(b)->in, __ATOMIC_ACQUIRE) != 0)
 		return EBUSY;
 	return 0;

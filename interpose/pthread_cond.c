@@ -77,6 +77,18 @@ static bool glibc_mutex(pthread_mutex_t *m)
 	return kind != -1 && (kind & GMP_MUTEX_PSHARED) && !(kind & GMP_MUTEX_ROBUST);
 }
 
+/* glibc's signal, broadcast and destroy of a shared condvar may wait
+ * briefly in the kernel (its internal lock, destroy waiting for woken
+ * waiters to leave): the M may block, so the P must be free to go. */
+static int in_syscall(int (*fn)(pthread_cond_t *), pthread_cond_t *c)
+{
+	bool entered = entersyscall();
+	int r = fn(c);
+	if (entered)
+		exitsyscall();
+	return r;
+}
+
 static int real_wait(void *c, pthread_mutex_t *m, clockid_t clk, const void *abstime)
 {
 	return abstime ? GMP_REAL(pthread_cond_clockwait)(c, m, clk, abstime) : gmp_real.pthread_cond_wait(c, m);
@@ -133,7 +145,7 @@ GMP_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 	if (!gmp_initialized)
 		return 0;
 	if (shared(c))
-		return gmp_real.pthread_cond_signal(c);
+		return in_syscall(gmp_real.pthread_cond_signal, c);
 	gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -143,7 +155,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 	if (!gmp_initialized)
 		return 0;
 	if (shared(c))
-		return gmp_real.pthread_cond_broadcast(c);
+		return in_syscall(gmp_real.pthread_cond_broadcast, c);
 	gmp_notify_all(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -151,7 +163,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
 	if (shared(c))
-		return gmp_real.pthread_cond_destroy(c);
+		return in_syscall(gmp_real.pthread_cond_destroy, c);
 	if (gmp_initialized && gmp_semq_count(c) > 0)
 		return EBUSY;
 	return 0;
