@@ -16,9 +16,10 @@
 static void for_all(enum gmp_fork_phase phase)
 {
 	/* The runtime's lock order: the netpoller's, a wait-queue bucket,
-	 * the robust-mutex list, then the timer heap, then sched.lock; the registry and new-M locks
-	 * nest inside any of them.  sysmon restarts last, on a rebuilt
-	 * scheduler. */
+	 * then the timer heap, then sched.lock; the registry and new-M locks
+	 * nest inside any of them, the robust-mutex list's lock with none.
+	 * Wake-ups deferred by signal handlers are dropped in the child;
+	 * sysmon restarts last, on a rebuilt scheduler. */
 	netpoll_fork(phase);
 	waitq_fork(phase);
 	robust_fork(phase);
