@@ -209,7 +209,9 @@ static int wait_word(pthread_mutex_t *m, uint32_t val, int64_t deadline)
 {
 	struct timespec ts, *tp = NULL;
 	if (deadline >= 0) {
-		int64_t left = deadline - gmp_nanotime();
+		/* A CLOCK_REALTIME deadline is re-read on each round, so a
+		 * clock change is followed at the next wake-up at the latest. */
+		int64_t left = gmp_deadline_left(deadline);
 		if (left <= 0)
 			return ETIMEDOUT;
 		ts.tv_sec = left / 1000000000;
