@@ -3,7 +3,7 @@
  * post/take loop (so the handler often interrupts it inside sem_post,
  * waking the parked waiter) and another thread waits for posts.  Every
  * post must be counted exactly, and nothing may deadlock.  First, the
- * actions the program installs (now run inside the shim's wrapper) are
+ * actions the program installs (run through the shim's trampoline) are
  * reported back and run as set. */
 #define _GNU_SOURCE
 #include <errno.h>
