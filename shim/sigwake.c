@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "sema.h"
+#include "sigmask.h"
 #include "sigwake.h"
 
 uint32_t gmp_sigdepth;
@@ -35,6 +36,18 @@ void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr)
 	gmp_sysmon_wake(); /* sysmon may be asleep because every P is idle */
 }
 
+/* The G a handler asked to interrupt (the main thread, for a forwarded
+ * process-directed signal); sysmon interrupts its wait. */
+static struct g *to_interrupt;
+
+void gmp_sigwake_interrupt(struct g *gp)
+{
+	__atomic_store_n(&to_interrupt, gp, __ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
+		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+	gmp_sysmon_wake();
+}
+
 bool gmp_sigwake_pending(void)
 {
 	return __atomic_load_n(&kick, __ATOMIC_SEQ_CST) != 0;
@@ -50,6 +63,9 @@ void gmp_sigwake_sleep(int64_t ns)
 void gmp_sigwake_drain(void)
 {
 	__atomic_store_n(&kick, 0, __ATOMIC_RELEASE);
+	struct g *gp = __atomic_exchange_n(&to_interrupt, NULL, __ATOMIC_SEQ_CST);
+	if (gp)
+		gmp_sig_parked(NULL, gp);
 	struct gmp_sigwake *w = __atomic_exchange_n(&deferred, NULL, __ATOMIC_ACQ_REL);
 	while (w) {
 		/* Read the link first: once pending is zero, a handler may push

@@ -22,6 +22,9 @@ extern uint32_t gmp_sigdepth;
 /* Asks for one wake-up of a G parked on addr, without touching any lock or
  * scheduler state: async-signal-safe from any thread and any context. */
 void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr);
+/* Asks sysmon to interrupt gp's wait for a signal now pending on it
+ * (gmp_sig_parked), from a signal handler. */
+void gmp_sigwake_interrupt(struct g *gp);
 /* Waits until a wake-up is deferred or ns pass; on sysmon. */
 void gmp_sigwake_sleep(int64_t ns);
 /* Whether a wake-up was deferred since the last drain (sysmon, before it
