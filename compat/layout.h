@@ -24,9 +24,15 @@ _Static_assert(offsetof(pthread_mutex_t, __data.__owner) == 8, "mutex owner");
 _Static_assert(offsetof(pthread_mutex_t, __data.__kind) == 16, "mutex kind");
 
 #define GMP_MUTEX_TYPE_MASK 3
-/* Kinds we leave to glibc (kernel futexes): robust, priority inheritance,
- * priority protection, process-shared; also -1, glibc's "destroyed". */
-#define GMP_MUTEX_KERNEL_BITS (16 | 32 | 64 | 128)
+/* glibc's __kind flags, set by its pthread_mutex_init. */
+#define GMP_MUTEX_ROBUST 16
+#define GMP_MUTEX_PRIO_INHERIT 32
+#define GMP_MUTEX_PRIO_PROTECT 64
+#define GMP_MUTEX_PSHARED 128
+/* Kinds on kernel futexes (other processes may use them): robust and
+ * process-shared; also -1, glibc's "destroyed".  Priority-protocol bits
+ * alone are only stored. */
+#define GMP_MUTEX_KERNEL_BITS (GMP_MUTEX_ROBUST | GMP_MUTEX_PSHARED)
 
 /* Condition variable: two 32-bit counters in the first 8 bytes (glibc's
  * __wseq); glibc's pthread_cond_init keeps its flags in __wrefs. */

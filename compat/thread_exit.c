@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
+#include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
 
@@ -24,6 +25,9 @@ void gmp_thread_exit(void *retval)
 		call_tls_dtors();
 	gmp_keys_run_destructors(gp);
 	gmp_sigmask_count(gp->sigmask, -1);
+	/* Last, as the kernel's robust-list walk comes after everything a
+	 * dying NPTL thread runs. */
+	gmp_robust_exit(gp);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);
 	gmp_sigmask_recheck();

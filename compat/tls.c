@@ -115,6 +115,11 @@ void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo)
 	return (void *)tcb;
 }
 
+int *gmp_tls_tidp(void *tcb)
+{
+	return (int *)((char *)tcb + off_tid);
+}
+
 uintptr_t gmp_tls_lowest(void *tcb)
 {
 	return ((uintptr_t)tcb - static_size) & ~(uintptr_t)(static_align - 1);

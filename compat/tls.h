@@ -17,6 +17,8 @@ size_t gmp_tls_reserve(void);
  * the lowest address the static TLS uses in *tls_lo. */
 void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo);
 uintptr_t gmp_tls_lowest(void *tcb);
+/* The TID field glibc reads through THREAD_GETMEM(tid). */
+int *gmp_tls_tidp(void *tcb);
 /* Initialises (fresh) or re-initialises (reused) gp's TCB and TLS for a
  * new thread.  Returns 0 or an errno value.  G context only: it uses the
  * caller's malloc. */

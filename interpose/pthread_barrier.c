@@ -20,8 +20,15 @@ _Static_assert(sizeof(struct gmp_barrier) <= sizeof(pthread_barrier_t), "barrier
 GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 {
 	gmp_ensure_init();
-	if (B(b)->shared)
-		return gmp_real.pthread_barrier_wait(b);
+	if (B(b)->shared) {
+		/* glibc's, shared with other processes: the M waits in the
+		 * kernel, its P runs other Gs meanwhile. */
+		bool entered = entersyscall();
+		int r = gmp_real.pthread_barrier_wait(b);
+		if (entered)
+			exitsyscall();
+		return r;
+	}
 	struct gmp_barrier *bp = B(b);
 	uint32_t round = __atomic_load_n(&bp->round, __ATOMIC_ACQUIRE);
 	if (__atomic_add_fetch(&bp->in, 1, __ATOMIC_ACQ_REL) == bp->count) {
@@ -38,8 +45,14 @@ GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 
 GMP_EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
 {
-	if (B(b)->shared)
-		return gmp_real.pthread_barrier_destroy(b);
+	if (B(b)->shared) {
+		/* glibc waits for the last round's threads to leave. */
+		bool entered = entersyscall();
+		int r = gmp_real.pthread_barrier_destroy(b);
+		if (entered)
+			exitsyscall();
+		return r;
+	}
 	if (__atomic_load_n(&B(b)->in, __ATOMIC_ACQUIRE) != 0)
 		return EBUSY;
 	return 0;

@@ -1,11 +1,14 @@
 /* Condition variables as Go's sync.Cond: a ticket taken before the mutex
- * is released, so a signal between unlock and park is never lost. */
+ * is released, so a signal between unlock and park is never lost.
+ * Process-shared ones stay glibc's, waiting on kernel futexes with the M
+ * in a syscall. */
 #include <errno.h>
 #include <pthread.h>
 
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 
@@ -29,9 +32,13 @@ void gmp_mutex_lock_requeued(uint32_t *w);
 static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 {
 	int type = m->__data.__kind & GMP_MUTEX_TYPE_MASK;
-	if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
-	    m->__data.__owner != getg()->tid)
+	if (m->__data.__kind != -1 && (m->__data.__kind & GMP_MUTEX_ROBUST)) {
+		if (!gmp_robust_held(m))
+			return EPERM;
+	} else if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
+		   m->__data.__owner != getg()->tid) {
 		return EPERM;
+	}
 	/* Only a mutex of ours can take a waiter moved over by a broadcast
 	 * (wait morphing, shim/sema.c); glibc's own wake their waiters. */
 	uint32_t *lockword = (m->__data.__kind & GMP_MUTEX_KERNEL_BITS) ? NULL : (uint32_t *)&m->__data.__lock;
@@ -49,8 +56,11 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 		m->__data.__owner = getg()->tid;
 		err = 0;
 	} else {
-		while (pthread_mutex_lock(m) == EAGAIN)
+		int lerr;
+		while ((lerr = pthread_mutex_lock(m)) == EAGAIN)
 			;
+		if (lerr == EOWNERDEAD || lerr == ENOTRECOVERABLE)
+			return lerr; /* a robust mutex's owner died meanwhile */
 		if (err == EINTR)
 			err = 0; /* a signal: POSIX allows a spurious wake-up, not EINTR */
 	}
@@ -58,11 +68,53 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 	return err;
 }
 
+/* A process-shared condvar is glibc's (other processes wait on it and
+ * signal it with glibc's protocol); glibc unlocks and relocks the mutex
+ * with its internal functions, so the mutex must be one of glibc's too. */
+static bool glibc_mutex(pthread_mutex_t *m)
+{
+	int kind = m->__data.__kind;
+	return kind != -1 && (kind & GMP_MUTEX_PSHARED) && !(kind & GMP_MUTEX_ROBUST);
+}
+
+/* glibc's signal, broadcast and destroy of a shared condvar may wait
+ * briefly in the kernel (its internal lock, destroy waiting for woken
+ * waiters to leave): the M may block, so the P must be free to go. */
+static int in_syscall(int (*fn)(pthread_cond_t *), pthread_cond_t *c)
+{
+	bool entered = entersyscall();
+	int r = fn(c);
+	if (entered)
+		exitsyscall();
+	return r;
+}
+
+static int real_wait(void *c, pthread_mutex_t *m, clockid_t clk, const void *abstime)
+{
+	return abstime ? GMP_REAL(pthread_cond_clockwait)(c, m, clk, abstime) : gmp_real.pthread_cond_wait(c, m);
+}
+
+static int shared_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, const struct timespec *abstime)
+{
+	int kind = m->__data.__kind;
+	if (kind != -1 && (kind & GMP_MUTEX_ROBUST))
+		return gmp_robust_cond_wait(m, real_wait, c, clk, abstime);
+	if (!glibc_mutex(m)) {
+		gmp_unsupported("pthread_cond_wait: process-shared condvar with a process-private mutex (EINVAL)");
+		return EINVAL;
+	}
+	bool entered = entersyscall();
+	int err = real_wait(c, m, clk, abstime);
+	if (entered)
+		exitsyscall();
+	return err;
+}
+
 GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	gmp_ensure_init();
 	if (shared(c))
-		return gmp_real.pthread_cond_wait(c, m);
+		return shared_wait(c, m, 0, NULL);
 	return wait_common(c, m, -1);
 }
 
@@ -70,10 +122,8 @@ GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 				      const struct timespec *abstime)
 {
 	gmp_ensure_init();
-	if (shared(c)) {
-		gmp_unsupported("pthread_cond_clockwait on a process-shared condvar");
-		return EINVAL;
-	}
+	if (shared(c))
+		return shared_wait(c, m, clk, abstime);
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	return err ? err : wait_common(c, m, deadline);
@@ -82,9 +132,9 @@ GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 GMP_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
 	gmp_ensure_init();
-	if (shared(c))
-		return gmp_real.pthread_cond_timedwait(c, m, abstime);
 	clockid_t clk = (C(c)->wrefs & GMP_COND_MONOTONIC) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
+	if (shared(c))
+		return shared_wait(c, m, clk, abstime);
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	return err ? err : wait_common(c, m, deadline);
@@ -95,7 +145,7 @@ GMP_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 	if (!gmp_initialized)
 		return 0;
 	if (shared(c))
-		return gmp_real.pthread_cond_signal(c);
+		return in_syscall(gmp_real.pthread_cond_signal, c);
 	gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -105,7 +155,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 	if (!gmp_initialized)
 		return 0;
 	if (shared(c))
-		return gmp_real.pthread_cond_broadcast(c);
+		return in_syscall(gmp_real.pthread_cond_broadcast, c);
 	gmp_notify_all(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -113,7 +163,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
 	if (shared(c))
-		return gmp_real.pthread_cond_destroy(c);
+		return in_syscall(gmp_real.pthread_cond_destroy, c);
 	if (gmp_initialized && gmp_semq_count(c) > 0)
 		return EBUSY;
 	return 0;

@@ -1,12 +1,20 @@
 /* pthread mutexes: POSIX types and error codes over the shim's lock word.
- * Process-shared and robust mutexes stay glibc's, on kernel futexes. */
+ *
+ * Process-private mutexes, whatever their priority protocol, park the G.
+ * Process-shared and robust ones stay on kernel futexes in glibc's word
+ * format, so other processes (native or shimmed) share them: robust ones
+ * through shim/robust.c, other process-shared ones through glibc's own
+ * code, with every call that can block made between entersyscall and
+ * exitsyscall so that the M's P goes on running other Gs. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/robust.h"
 #include "shim/runtime.h"
 
 int gmp_mutex_trylock(uint32_t *w);
@@ -14,37 +22,113 @@ int gmp_mutex_lock(uint32_t *w, int64_t deadline);
 void gmp_mutex_unlock(uint32_t *w);
 
 #define D(m) ((m)->__data)
+/* A priority-protect mutex's ceiling: glibc keeps it in the high bits of
+ * the lock word, which our lock word does not leave free; no mutex of ours
+ * uses __nusers. */
+#define CEILING(m) (D(m).__nusers)
 
 static inline int kernel_kind(pthread_mutex_t *m)
 {
 	return (D(m).__kind & GMP_MUTEX_KERNEL_BITS) != 0;
 }
 
+static inline int robust_kind(pthread_mutex_t *m)
+{
+	return D(m).__kind != -1 && (D(m).__kind & GMP_MUTEX_ROBUST) != 0;
+}
+
 GMP_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
 	gmp_ensure_init();
 	int type = PTHREAD_MUTEX_DEFAULT, pshared = PTHREAD_PROCESS_PRIVATE;
-	int robust = PTHREAD_MUTEX_STALLED, protocol = PTHREAD_PRIO_NONE;
+	int robust = PTHREAD_MUTEX_STALLED, protocol = PTHREAD_PRIO_NONE, ceiling = 0;
 	if (attr) {
 		pthread_mutexattr_gettype(attr, &type);
 		pthread_mutexattr_getpshared(attr, &pshared);
 		pthread_mutexattr_getrobust(attr, &robust);
 		pthread_mutexattr_getprotocol(attr, &protocol);
+		pthread_mutexattr_getprioceiling(attr, &ceiling);
 	}
-	if (protocol != PTHREAD_PRIO_NONE) {
-		gmp_unsupported("pthread_mutex_init: priority inheritance/protection mutexes (ENOTSUP)");
+	if (pshared == PTHREAD_PROCESS_SHARED && protocol != PTHREAD_PRIO_NONE) {
+		/* Other processes would lock it with the kernel's PI futexes
+		 * (which need the owner's real TID) or raise their priority
+		 * with it; neither can be shared with a G. */
+		gmp_unsupported("pthread_mutex_init: process-shared priority inheritance/protection mutex (ENOTSUP)");
 		return ENOTSUP;
 	}
-	if (pshared == PTHREAD_PROCESS_SHARED || robust == PTHREAD_MUTEX_ROBUST)
+	int kind = type;
+	if (protocol == PTHREAD_PRIO_INHERIT)
+		kind |= GMP_MUTEX_PRIO_INHERIT;
+	else if (protocol == PTHREAD_PRIO_PROTECT)
+		kind |= GMP_MUTEX_PRIO_PROTECT;
+	if (pshared == PTHREAD_PROCESS_SHARED && robust != PTHREAD_MUTEX_ROBUST)
 		return gmp_real.pthread_mutex_init(m, attr);
 	*m = (pthread_mutex_t){ 0 };
-	D(m).__kind = type;
+	if (robust == PTHREAD_MUTEX_ROBUST)
+		kind |= GMP_MUTEX_ROBUST | (pshared == PTHREAD_PROCESS_SHARED ? GMP_MUTEX_PSHARED : 0);
+	D(m).__kind = kind;
+	if (protocol == PTHREAD_PRIO_PROTECT)
+		CEILING(m) = (unsigned)ceiling;
 	return 0;
 }
 
-static int lock_common(pthread_mutex_t *m, int64_t deadline)
+/* glibc's process-shared (non-robust) mutexes: try without syscall state,
+ * then block the M. */
+static int kernel_lock(pthread_mutex_t *m)
+{
+	int err = gmp_real.pthread_mutex_trylock(m);
+	if (err != EBUSY)
+		return err;
+	bool entered = entersyscall();
+	err = gmp_real.pthread_mutex_lock(m);
+	if (entered)
+		exitsyscall();
+	return err;
+}
+
+static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abstime)
+{
+	int err = gmp_real.pthread_mutex_trylock(m);
+	if (err != EBUSY)
+		return err;
+	bool entered = entersyscall();
+	err = GMP_REAL(pthread_mutex_clocklock)(m, clk, abstime);
+	if (entered)
+		exitsyscall();
+	return err;
+}
+
+/* NPTL raises a thread that locks a priority-protect mutex to the ceiling
+ * in its own scheduling policy, and fails with EINVAL where the kernel
+ * refuses that priority (any ceiling under SCHED_OTHER) or where the
+ * thread's priority is above the ceiling.  We give the same answers from
+ * the G's scheduling attributes; nothing is raised, Gs share Ms. */
+static int ceiling_check(pthread_mutex_t *m)
+{
+	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+		return 0;
+	struct g *gp = getg();
+	int policy = SCHED_OTHER, prio = 0;
+	if (gp->inheritsched == PTHREAD_EXPLICIT_SCHED) {
+		policy = gp->sched_policy;
+		prio = gp->sched_priority;
+	} else {
+		struct sched_param sp;
+		policy = sched_getscheduler(0);
+		if (sched_getparam(0, &sp) == 0)
+			prio = sp.sched_priority;
+	}
+	int ceiling = (int)CEILING(m);
+	if (sched_get_priority_max(policy) < ceiling || prio > ceiling)
+		return EINVAL;
+	return 0;
+}
+
+static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 {
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
+	if (robust_kind(m))
+		return gmp_robust_lock(m, type, deadline);
 	int self = getg()->tid;
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 		if (D(m).__owner == self) {
@@ -64,41 +148,63 @@ static int lock_common(pthread_mutex_t *m, int64_t deadline)
 	return 0;
 }
 
+static int lock_common(pthread_mutex_t *m, int64_t deadline)
+{
+	int err = ceiling_check(m);
+	return err ? err : lock_inner(m, deadline);
+}
+
 GMP_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	if (kernel_kind(m) || !gmp_initialized)
-		return gmp_initialized ? gmp_real.pthread_mutex_lock(m) : 0;
+	if (!gmp_initialized)
+		return kernel_kind(m) ? gmp_real.pthread_mutex_lock(m) : 0;
+	if (kernel_kind(m) && !robust_kind(m))
+		return kernel_lock(m);
 	return lock_common(m, -1);
+}
+
+static int clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abstime)
+{
+	gmp_ensure_init();
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
+		return EINVAL;
+	if (kernel_kind(m) && !robust_kind(m))
+		return kernel_timedlock(m, clk, abstime);
+	int err = 0;
+	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
+	if (err) {
+		/* POSIX: the time is checked only if the mutex is not free
+		 * (and, as NPTL, after the errorcheck owner test). */
+		int r = pthread_mutex_trylock(m);
+		if (r == EBUSY && (D(m).__kind & GMP_MUTEX_TYPE_MASK) == PTHREAD_MUTEX_ERRORCHECK &&
+		    !robust_kind(m) && D(m).__owner == getg()->tid)
+			return EDEADLK;
+		return r == EBUSY ? err : r;
+	}
+	return lock_common(m, deadline);
 }
 
 GMP_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
-	gmp_ensure_init();
-	if (kernel_kind(m))
-		return gmp_real.pthread_mutex_timedlock(m, abstime);
-	int err = 0;
-	int64_t deadline = gmp_abs_deadline(CLOCK_REALTIME, abstime, &err);
-	return err ? err : lock_common(m, deadline);
+	return clocklock(m, CLOCK_REALTIME, abstime);
 }
 
 GMP_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abstime)
 {
-	gmp_ensure_init();
-	if (kernel_kind(m)) {
-		gmp_unsupported("pthread_mutex_clocklock on a process-shared or robust mutex");
-		return EINVAL;
-	}
-	int err = 0;
-	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
-	return err ? err : lock_common(m, deadline);
+	return clocklock(m, clk, abstime);
 }
 
 GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	gmp_ensure_init();
+	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
+	int cerr = ceiling_check(m);
+	if (cerr)
+		return cerr;
+	if (robust_kind(m))
+		return gmp_robust_lock(m, type, GMP_ROBUST_TRY);
 	if (kernel_kind(m))
 		return gmp_real.pthread_mutex_trylock(m);
-	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	int self = getg()->tid;
 	if (type == PTHREAD_MUTEX_RECURSIVE && D(m).__owner == self) {
 		if (D(m).__count == UINT_MAX)
@@ -115,9 +221,13 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 
 GMP_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	if (kernel_kind(m) || !gmp_initialized)
-		return gmp_initialized ? gmp_real.pthread_mutex_unlock(m) : 0;
+	if (!gmp_initialized)
+		return kernel_kind(m) ? gmp_real.pthread_mutex_unlock(m) : 0;
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
+	if (robust_kind(m))
+		return gmp_robust_unlock(m, type);
+	if (kernel_kind(m))
+		return gmp_real.pthread_mutex_unlock(m);
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 		if (D(m).__owner != getg()->tid || D(m).__lock == 0)
 			return EPERM;
@@ -141,9 +251,43 @@ GMP_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 
 GMP_EXPORT int pthread_mutex_consistent(pthread_mutex_t *m)
 {
-	if (kernel_kind(m))
-		return gmp_real.pthread_mutex_consistent(m);
-	return EINVAL; /* not a robust mutex */
+	if (!robust_kind(m) || D(m).__owner != INT_MAX /* glibc's INCONSISTENT */)
+		return EINVAL;
+	D(m).__owner = getg()->tid;
+	return 0;
+}
+
+/* Priority protection: the ceiling is stored and reported.  Gs share Ms,
+ * so no thread's scheduling priority changes while it holds the mutex. */
+GMP_EXPORT int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
+{
+	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+		return EINVAL;
+	*ceiling = (int)CEILING(m);
+	return 0;
+}
+
+GMP_EXPORT int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
+{
+	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+		return EINVAL;
+	if (ceiling < sched_get_priority_min(SCHED_FIFO) || ceiling > sched_get_priority_max(SCHED_FIFO))
+		return EINVAL;
+	/* POSIX: lock it (unless the caller holds it), change, unlock. */
+	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
+	bool mine = robust_kind(m) ? gmp_robust_held(m)
+				   : (type != PTHREAD_MUTEX_NORMAL && D(m).__owner == getg()->tid);
+	if (!mine) {
+		/* As NPTL, without raising the caller to the old ceiling. */
+		int err = lock_inner(m, -1);
+		if (err != 0 && err != EOWNERDEAD)
+			return err;
+	}
+	*old = (int)CEILING(m);
+	CEILING(m) = (unsigned)ceiling;
+	if (!mine)
+		pthread_mutex_unlock(m);
+	return 0;
 }
 
 /* Old entry points some libraries still call. */

@@ -3,7 +3,7 @@
  * may take it: by default readers enter while a writer waits (glibc's
  * reader preference), with PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
  * they do not.  glibc's init validates the attribute and lays out the
- * object; process-shared rwlocks stay glibc's. */
+ * object; process-shared rwlocks stay glibc's, blocking the M in a syscall. */
 #include <errno.h>
 #include <pthread.h>
 
@@ -100,6 +100,28 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 			return call;                                                               \
 	} while (0)
 
+/* A process-shared rwlock is glibc's, on kernel futexes: try first, then
+ * block the M in a syscall. */
+static int shared_block(pthread_rwlock_t *l, int (*try)(pthread_rwlock_t *), int (*lockf)(pthread_rwlock_t *),
+			int (*clockf)(pthread_rwlock_t *, clockid_t, const struct timespec *), clockid_t clk,
+			const struct timespec *t)
+{
+	int err = try(l);
+	if (err != EBUSY)
+		return err;
+	bool entered = entersyscall();
+	err = t ? clockf(l, clk, t) : lockf(l);
+	if (entered)
+		exitsyscall();
+	return err;
+}
+#define RD(clk, t)                                                                                 \
+	shared_block(l, gmp_real.pthread_rwlock_tryrdlock, gmp_real.pthread_rwlock_rdlock,               \
+		     gmp_real.pthread_rwlock_clockrdlock, clk, t)
+#define WR(clk, t)                                                                                 \
+	shared_block(l, gmp_real.pthread_rwlock_trywrlock, gmp_real.pthread_rwlock_wrlock,               \
+		     gmp_real.pthread_rwlock_clockwrlock, clk, t)
+
 /* The timed variants: POSIX checks the timeout only if the lock is not
  * free, so a malformed time still succeeds on a free lock. */
 static int clocked(struct gmp_rwlock *rw, clockid_t clk, const struct timespec *abstime,
@@ -114,7 +136,7 @@ static int clocked(struct gmp_rwlock *rw, clockid_t clk, const struct timespec *
 
 GMP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
-	SHARED_OR(l, gmp_real.pthread_rwlock_rdlock(l));
+	SHARED_OR(l, RD(0, NULL));
 	return rdlock(RW(l), -1);
 }
 
@@ -126,7 +148,7 @@ GMP_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 
 GMP_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
-	SHARED_OR(l, gmp_real.pthread_rwlock_clockrdlock(l, clk, t));
+	SHARED_OR(l, RD(clk, t));
 	return clocked(RW(l), clk, t, tryrd, rdlock);
 }
 
@@ -137,7 +159,7 @@ GMP_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct time
 
 GMP_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
-	SHARED_OR(l, gmp_real.pthread_rwlock_wrlock(l));
+	SHARED_OR(l, WR(0, NULL));
 	return wrlock(RW(l), -1);
 }
 
@@ -149,7 +171,7 @@ GMP_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 
 GMP_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
-	SHARED_OR(l, gmp_real.pthread_rwlock_clockwrlock(l, clk, t));
+	SHARED_OR(l, WR(clk, t));
 	return clocked(RW(l), clk, t, trywr, wrlock);
 }
 

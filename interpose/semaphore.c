@@ -1,25 +1,35 @@
 /* Unnamed process-private semaphores park the G.  The layout is glibc's
- * (value in the low word, waiter count in the next, the futex "private"
- * flag after), so process-shared ones, which glibc's sem_init marks with a
- * zero private flag, and named ones keep working through glibc on kernel
- * futexes. */
+ * (value in the low word, waiter count in the next, then glibc's "private"
+ * word, which is 0 for a process-private semaphore and FUTEX_PRIVATE_FLAG
+ * (128) for a shared one: glibc XORs it into the futex operation), so
+ * process-shared ones and named ones (sem_open maps one with glibc's
+ * layout) stay glibc's on kernel futexes, shared with other processes;
+ * their waits block the M between entersyscall and exitsyscall.
+ *
+ * sem_post is async-signal-safe: while a signal handler of the program
+ * runs, a post that must wake a parked G defers the wake-up to sysmon
+ * (shim/sigwake.c) instead of taking a wait-queue lock its own thread may
+ * hold. */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <semaphore.h>
 
 #include "export.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/sigwake.h"
 
 struct gmp_sem {
 	uint32_t value;
 	uint32_t nwaiters;
-	int private; /* glibc: FUTEX_PRIVATE_FLAG (128) unless pshared */
+	int private; /* glibc: 0, or SEM_SHARED if process-shared */
 	int pad;
+	struct gmp_sigwake sigwake; /* wake-ups deferred from signal handlers */
 };
 _Static_assert(sizeof(struct gmp_sem) <= sizeof(sem_t), "sem_t overlay");
 #define S(s) ((struct gmp_sem *)(s))
-#define SEM_PRIVATE 128
+#define SEM_SHARED 128
 
 struct real_sem {
 	int (*wait)(sem_t *);
@@ -48,7 +58,7 @@ static void real_init(void)
 
 static inline bool ours(sem_t *s)
 {
-	return gmp_initialized && S(s)->private == SEM_PRIVATE;
+	return gmp_initialized && S(s)->private != SEM_SHARED;
 }
 
 GMP_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
@@ -61,7 +71,7 @@ GMP_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 	}
 	if (pshared)
 		return real.init(s, pshared, value);
-	*S(s) = (struct gmp_sem){ .value = value, .private = SEM_PRIVATE };
+	*S(s) = (struct gmp_sem){ .value = value };
 	return 0;
 }
 
@@ -101,11 +111,27 @@ static int fail(int err)
 	return -1;
 }
 
+/* A process-shared or named semaphore: glibc's, tried without syscall
+ * state first, then waited for with the M in a syscall.  errno is the
+ * G's own (its TLS), so it survives exitsyscall. */
+static int kernel_wait(sem_t *s, clockid_t clk, const struct timespec *abstime)
+{
+	if (real.trywait(s) == 0)
+		return 0;
+	if (errno != EAGAIN)
+		return -1;
+	bool entered = entersyscall();
+	int r = abstime ? real.clockwait(s, clk, abstime) : real.wait(s);
+	if (entered)
+		exitsyscall();
+	return r;
+}
+
 GMP_EXPORT int sem_wait(sem_t *s)
 {
 	real_init();
 	if (!ours(s))
-		return real.wait(s);
+		return gmp_initialized ? kernel_wait(s, 0, NULL) : real.wait(s);
 	return fail(wait_common(S(s), -1));
 }
 
@@ -121,7 +147,7 @@ GMP_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs
 {
 	real_init();
 	if (!ours(s))
-		return real.clockwait(s, clk, abstime);
+		return gmp_initialized ? kernel_wait(s, clk, abstime) : real.clockwait(s, clk, abstime);
 	if (trydec(S(s)) == 0)
 		return 0;
 	int err = 0;
@@ -135,7 +161,7 @@ GMP_EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
 	real_init();
 	if (!ours(s))
-		return real.timedwait(s, abstime);
+		return gmp_initialized ? kernel_wait(s, CLOCK_REALTIME, abstime) : real.timedwait(s, abstime);
 	return sem_clockwait(s, CLOCK_REALTIME, abstime);
 }
 
@@ -143,14 +169,20 @@ GMP_EXPORT int sem_post(sem_t *s)
 {
 	real_init();
 	if (!ours(s))
-		return real.post(s);
+		return real.post(s); /* glibc's: an atomic and a futex wake */
 	struct gmp_sem *sp = S(s);
 	uint32_t v = __atomic_load_n(&sp->value, __ATOMIC_ACQUIRE);
 	do {
 		if (v >= SEM_VALUE_MAX)
 			return fail(EOVERFLOW);
 	} while (!__atomic_compare_exchange_n(&sp->value, &v, v + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-	if (__atomic_load_n(&sp->nwaiters, __ATOMIC_ACQUIRE) > 0)
+	if (__atomic_load_n(&sp->nwaiters, __ATOMIC_ACQUIRE) == 0)
+		return 0;
+	/* A handler is running (maybe on this thread, maybe interrupting us
+	 * inside the runtime): hand the wake-up to sysmon. */
+	if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) != 0)
+		gmp_sigwake_defer(&sp->sigwake, &sp->value);
+	else
 		gmp_futexwake(&sp->value, 1);
 	return 0;
 }
@@ -166,7 +198,12 @@ GMP_EXPORT int sem_getvalue(sem_t *s, int *out)
 
 GMP_EXPORT int sem_destroy(sem_t *s)
 {
-	if (ours(s) && gmp_semq_count(&S(s)->value) > 0)
+	if (!ours(s))
+		return 0;
+	if (gmp_semq_count(&S(s)->value) > 0)
 		return fail(EBUSY);
+	/* A wake-up deferred from a handler still refers to the object. */
+	while (gmp_sigwake_busy(&S(s)->sigwake))
+		sched_yield();
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <sys/syscall.h>
 
 #include "netpoll.h"
+#include "robust.h"
+#include "sigwake.h"
 #include "runtime.h"
 #include "waitq.h"
 
@@ -15,14 +17,17 @@ static void for_all(enum gmp_fork_phase phase)
 {
 	/* The runtime's lock order: the netpoller's, a wait-queue bucket,
 	 * then the timer heap, then sched.lock; the registry and new-M locks
-	 * nest inside any of them.  sysmon restarts last, on a rebuilt
-	 * scheduler. */
+	 * nest inside any of them, the robust-mutex list's lock with none.
+	 * Wake-ups deferred by signal handlers are dropped in the child;
+	 * sysmon restarts last, on a rebuilt scheduler. */
 	netpoll_fork(phase);
 	waitq_fork(phase);
+	robust_fork(phase);
 	timers_fork(phase);
 	sched_fork(phase);
 	registry_fork(phase);
 	newm_fork(phase);
+	sigwake_fork(phase);
 	sysmon_fork(phase);
 	gmp_insight_fork(phase);
 }

@@ -21,6 +21,7 @@
 #include "runtime.h"
 #include "sema.h"
 #include "sigmask.h"
+#include "sigwake.h"
 
 extern int gmp_pid;
 
@@ -231,6 +232,31 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 		break;
 	default:
 		break; /* runnable: raised when it runs */
+	}
+}
+
+/* gmp_sig_send from a signal handler (the trampoline forwarding a
+ * process-directed signal), which may have interrupted this very thread
+ * inside the runtime with a wait-queue lock or sched.lock held: a parked
+ * G is interrupted by sysmon instead (sigwake.c). */
+void gmp_sig_send_async(struct g *gp, int sig)
+{
+	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))
+		return;
+	switch (__atomic_load_n(&gp->status, __ATOMIC_SEQ_CST)) {
+	case G_RUNNING:
+	case G_SYSCALL: {
+		struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
+		if (mp)
+			gmp_sigsend(mp, SIGREQ_DELIVER);
+		break;
+	}
+	case G_WAITING:
+		gmp_sigwake_interrupt(gp);
+		break;
+	default:
+		break;
 	}
 }
 

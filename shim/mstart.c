@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 
 #include "compat/realsym.h"
+#include "robust.h"
 #include "runtime.h"
 #include "sigmask.h"
 
@@ -91,6 +92,9 @@ void newm(struct p *pp, bool spinning)
 static void *templatethread(void *arg)
 {
 	gmp_block_signals();
+	/* It lives as long as the process: the kernel walks its robust list
+	 * when the process dies (robust.c). */
+	gmp_robust_register();
 	for (;;) {
 		notesleep(&newmwake);
 		noteclear(&newmwake);

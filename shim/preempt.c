@@ -25,6 +25,7 @@
 #include "compat/realsym.h"
 #include "runtime.h"
 #include "sigmask.h"
+#include "sigwake.h"
 #include "textmap.h"
 
 int gmp_preemptsig = SIGURG;
@@ -194,12 +195,16 @@ void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 	if (gp)
 		gp->nhandled++;
 	struct sigaction *ua = &user_act;
+	/* Counted as a running handler of the program, as the trampoline
+	 * counts the others: a sem_post in it must not take locks. */
+	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (ua->sa_flags & SA_SIGINFO) {
 		if (ua->sa_sigaction)
 			ua->sa_sigaction(sig, info, uc);
 	} else if (ua->sa_handler != SIG_DFL && ua->sa_handler != SIG_IGN) {
 		ua->sa_handler(sig);
 	}
+	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 }
 
 /* sigaction for the runtime's signal, from the program: the kernel keeps

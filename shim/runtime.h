@@ -136,6 +136,7 @@ struct g {
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	struct gmp_fwdinfo fwd[64];
+	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */

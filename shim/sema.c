@@ -117,6 +117,16 @@ static int take_waiters(struct semroot *root, const void *addr, int n, uint32_t 
 	return taken;
 }
 
+struct g *gmp_futexwake_list(const void *addr, int n)
+{
+	struct semroot *root = semroot(addr);
+	struct g *list = NULL, **tail = &list;
+	lock(&root->lock);
+	take_waiters(root, addr, n, ~0u, &tail);
+	unlock(&root->lock);
+	return list;
+}
+
 int gmp_futexwake(const void *addr, int n)
 {
 	return gmp_futexwake_bits(addr, n, ~0u);

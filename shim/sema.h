@@ -18,6 +18,9 @@
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why);
 /* Wakes up to n Gs parked on addr (G context).  Returns how many. */
 int gmp_futexwake(const void *addr, int n);
+/* Dequeues up to n Gs parked on addr and returns them linked through
+ * schedlink, not yet ready (any context with no P: sysmon). */
+struct g *gmp_futexwake_list(const void *addr, int n);
 
 /* The same with a bit set (FUTEX_WAIT_BITSET/WAKE_BITSET): a wake-up
  * reaches only waiters whose bits intersect its own. */

@@ -18,6 +18,7 @@
 
 #include "runtime.h"
 #include "sigmask.h"
+#include "sigwake.h"
 
 static struct sigaction actions[65]; /* the program's, for every signal */
 static struct mutex actlock;
@@ -40,10 +41,14 @@ void gmp_sigtramp_unlock(void)
 static void call_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction *a = &actions[sig];
+	/* While a handler of the program runs, sem_post defers its wake-ups
+	 * instead of taking locks this thread may hold (sigwake.c). */
+	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
 		a->sa_handler(sig);
+	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A signal the kernel raises for what this very thread did: it must be
@@ -66,7 +71,7 @@ static bool forward_to_main(int sig, const siginfo_t *si)
 	f->uid = si->si_uid;
 	f->value = si->si_value;
 	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
-	gmp_sig_send(NULL, gp, sig);
+	gmp_sig_send_async(gp, sig);
 	return true;
 }
 

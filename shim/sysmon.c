@@ -5,7 +5,9 @@
  *     and hands it to another M, so a blocked G never stalls its queue;
  *   - preempts a G that has run past its time slice (preempt.c);
  *   - polls the network if nobody has for 10 ms;
- *   - sleeps for good while every P is idle (acquirep wakes it).
+ *   - sleeps for good while every P is idle (acquirep wakes it);
+ *   - performs the wake-ups signal handlers deferred (sigwake.c), which
+ *     also cut its sleep short.
  * It runs no G and calls no interposed function: raw syscalls only. */
 #include <signal.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "runtime.h"
 #include "sigmask.h"
+#include "sigwake.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -34,12 +37,6 @@ struct sysmontick {
 #define PROBE_EVERY_NS 1000000LL /* a G running user code is looked at once per ms */
 
 static struct sysmontick *ticks;
-
-static void usleep_raw(int64_t ns)
-{
-	struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
-	gmp_syscall(SYS_nanosleep, &ts, NULL, 0);
-}
 
 /* Retakes Ps blocked in syscalls; returns how many. */
 static int retake(int64_t now)
@@ -112,7 +109,10 @@ static void sysmon_idle(void)
 {
 	noteclear(&sched.sysmonnote);
 	__atomic_store_n(&sched.sysmonwait, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs) {
+	/* A wake-up deferred by a signal handler before the flag was up
+	 * would find nobody to wake: look for one after raising it. */
+	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs ||
+	    gmp_sigwake_pending()) {
 		uint32_t one = 1;
 		if (__atomic_compare_exchange_n(&sched.sysmonwait, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 			return;
@@ -189,9 +189,11 @@ static void *sysmon(void *arg)
 			if (until < sleep)
 				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
 		}
-		usleep_raw(sleep);
+		gmp_sigwake_sleep(sleep);
+		gmp_sigwake_drain();
 		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
 			sysmon_idle();
+			gmp_sigwake_drain();
 			idle = 0;
 			continue;
 		}

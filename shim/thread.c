@@ -38,6 +38,7 @@ static void greset(struct g *gp)
 	memset(gp->name, 0, sizeof gp->name);
 	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
 	gp->specific_used = false;
+	gp->robustheld = 0;
 }
 
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg)
