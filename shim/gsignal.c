@@ -203,8 +203,11 @@ static void interrupt_parked(struct m *mp, struct g *gp)
 	gmp_wake_interrupted(gp, mp);
 }
 
-/* Gets sig to gp: pthread_kill.  self: the calling G, NULL when not on
- * one (a handler on g0, where the TLS may name a G running elsewhere). */
+/* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
+ * signal handler (the trampoline forwarding a process-directed signal),
+ * which may have interrupted this very thread inside the runtime with a
+ * wait-queue lock or sched.lock held: a parked G is then interrupted by
+ * sysmon instead (sigwake.c). */
 void gmp_sig_send(struct g *self, struct g *gp, int sig)
 {
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
@@ -227,36 +230,13 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 		break;
 	}
 	case G_WAITING:
-		/* Off any G there is no P to use. */
-		interrupt_parked(self ? self->m : NULL, gp);
+		if (self)
+			interrupt_parked(self->m, gp);
+		else
+			gmp_sigwake_interrupt(gp);
 		break;
 	default:
 		break; /* runnable: raised when it runs */
-	}
-}
-
-/* gmp_sig_send from a signal handler (the trampoline forwarding a
- * process-directed signal), which may have interrupted this very thread
- * inside the runtime with a wait-queue lock or sched.lock held: a parked
- * G is interrupted by sysmon instead (sigwake.c). */
-void gmp_sig_send_async(struct g *gp, int sig)
-{
-	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))
-		return;
-	switch (__atomic_load_n(&gp->status, __ATOMIC_SEQ_CST)) {
-	case G_RUNNING:
-	case G_SYSCALL: {
-		struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
-		if (mp)
-			gmp_sigsend(mp, SIGREQ_DELIVER);
-		break;
-	}
-	case G_WAITING:
-		gmp_sigwake_interrupt(gp);
-		break;
-	default:
-		break;
 	}
 }
 

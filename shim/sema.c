@@ -92,9 +92,12 @@ int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enu
 	return park_locked(root, addr, deadline, why, bits);
 }
 
+/* Readies Gs on the waker's P; a waker that is no G (glibc's helper
+ * threads: a SIGEV_THREAD timer posting a semaphore) has none. */
 static void ready_list(struct g *list)
 {
-	gmp_ready_list(getg()->m, list);
+	struct g *self = getg();
+	gmp_ready_list(self ? self->m : NULL, list);
 }
 
 /* Dequeues up to n waiters on addr whose bits intersect bits, in FIFO

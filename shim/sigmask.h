@@ -52,7 +52,6 @@ void gmp_sigtramp_unlock(void);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 void gmp_sig_deliver_pending(void);
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
-void gmp_sig_send_async(struct g *gp, int sig);
 void gmp_sig_parked(struct m *mp, struct g *gp);
 bool gmp_sig_is_runtime(const siginfo_t *si);
 

@@ -71,7 +71,7 @@ static bool forward_to_main(int sig, const siginfo_t *si)
 	f->uid = si->si_uid;
 	f->value = si->si_value;
 	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
-	gmp_sig_send_async(gp, sig);
+	gmp_sig_send(NULL, gp, sig);
 	return true;
 }
 
