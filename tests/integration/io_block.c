@@ -21,54 +21,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "blocked.h"
 #include "check.h"
 
-static volatile long counter;
-static volatile int stop;
 static int fds[2];
-static volatile long result; /* NOT_YET until the worker's call returns */
 static char path[64];
-
-#define NOT_YET (-100)
-
-static void *count(void *arg)
-{
-	(void)arg;
-	while (!stop) {
-		counter++;
-		sched_yield();
-	}
-	return NULL;
-}
-
-/* Runs fn in a worker, waits until the counter moves on while it is
- * blocked, then calls unblock; returns whether the counter moved while the
- * worker's call had still not returned. */
-static int scenario(void *(*fn)(void *), void (*unblock)(void))
-{
-	pthread_t w, c;
-	stop = 0;
-	result = NOT_YET;
-	pthread_create(&w, NULL, fn, NULL);
-	usleep(20000); /* let the worker block */
-	pthread_create(&c, NULL, count, NULL);
-	long start = counter;
-	int moved = 0;
-	for (int i = 0; i < 10000 && !moved; i++) {
-		usleep(1000);
-		moved = counter - start > 100;
-	}
-	int still_blocked = result == NOT_YET;
-	if (!moved)
-		fprintf(stderr, "the counter stood still for 10 s\n");
-	if (!still_blocked)
-		fprintf(stderr, "the call returned %ld before it was unblocked\n", result);
-	unblock();
-	pthread_join(w, NULL);
-	stop = 1;
-	pthread_join(c, NULL);
-	return moved && still_blocked;
-}
 
 static void *do_read(void *a)
 {

@@ -16,15 +16,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "blocked.h"
 #include "check.h"
 
 #define NFD 80 /* 40 pipes and 40 socketpairs: several fd_set words, more waiter nodes than fit on the stack */
 
 static int rd[NFD], wr[NFD];
-static volatile long counter;
-static volatile int stop;
-static volatile long result;
-#define NOT_YET (-100)
 
 static void make_fds(void)
 {
@@ -43,47 +40,21 @@ static void close_fds(void)
 		close(rd[i]), close(wr[i]);
 }
 
-static void *count(void *arg)
+/* Makes the last fd readable: what every scenario waits for. */
+static void write_last(void)
 {
-	(void)arg;
-	while (!stop) {
-		counter++;
-		sched_yield();
-	}
-	return NULL;
-}
-
-/* Runs fn in a worker; returns whether a counter thread made progress
- * while the worker's call had still not returned, then makes the last fd
- * readable and joins the worker. */
-static int scenario(void *(*fn)(void *))
-{
-	pthread_t w, c;
-	stop = 0;
-	result = NOT_YET;
-	pthread_create(&w, NULL, fn, NULL);
-	usleep(20000); /* let the worker block */
-	pthread_create(&c, NULL, count, NULL);
-	long start = counter;
-	int moved = 0;
-	for (int i = 0; i < 10000 && !moved; i++) {
-		usleep(1000);
-		moved = counter - start > 100;
-	}
-	int still_blocked = result == NOT_YET;
-	if (!moved)
-		fprintf(stderr, "the counter stood still for 10 s\n");
-	if (!still_blocked)
-		fprintf(stderr, "the call returned %ld before it was unblocked\n", result);
 	if (write(wr[NFD - 1], "x", 1) != 1)
 		abort();
-	pthread_join(w, NULL);
-	stop = 1;
-	pthread_join(c, NULL);
+}
+
+/* scenario, then the byte it wrote drained again. */
+static int scenario_last(void *(*fn)(void *))
+{
+	int ok = scenario(fn, write_last);
 	char b;
 	if (read(rd[NFD - 1], &b, 1) != 1)
 		abort();
-	return moved && still_blocked;
+	return ok;
 }
 
 /* 1 if exactly the last fd was reported readable. */
@@ -315,10 +286,10 @@ int main(void)
 {
 	alarm(120);
 	make_fds();
-	CHECK(scenario(do_poll) && result == 1, "poll on 80 fds: others run, only the last is reported");
-	CHECK(scenario(do_ppoll) && result == 1, "ppoll on 80 fds: others run, timeout left unchanged");
-	CHECK(scenario(do_select) && result == 1, "select on 80 fds: others run, only the last is left");
-	CHECK(scenario(do_pselect) && result == 1, "pselect on 80 fds: others run, only the last is left");
+	CHECK(scenario_last(do_poll) && result == 1, "poll on 80 fds: others run, only the last is reported");
+	CHECK(scenario_last(do_ppoll) && result == 1, "ppoll on 80 fds: others run, timeout left unchanged");
+	CHECK(scenario_last(do_select) && result == 1, "select on 80 fds: others run, only the last is left");
+	CHECK(scenario_last(do_pselect) && result == 1, "pselect on 80 fds: others run, only the last is left");
 
 	if (pipe(idle) != 0)
 		return 1;

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "blocked.h"
 #include "check.h"
 
 #define ROUNDS 2000
@@ -225,47 +226,6 @@ static void named_semaphore(void)
 
 /* --- a blocked thread must not stop the others --- */
 
-static volatile long counter;
-static volatile int stop;
-static volatile long result;
-#define NOT_YET (-100)
-
-static void *count(void *arg)
-{
-	(void)arg;
-	while (!stop) {
-		counter++;
-		sched_yield();
-	}
-	return NULL;
-}
-
-static int scenario(void *(*fn)(void *), void (*unblock)(void))
-{
-	pthread_t w, c;
-	stop = 0;
-	result = NOT_YET;
-	pthread_create(&w, NULL, fn, NULL);
-	usleep(20000);
-	pthread_create(&c, NULL, count, NULL);
-	long start = counter;
-	int moved = 0;
-	for (int i = 0; i < 10000 && !moved; i++) {
-		usleep(1000);
-		moved = counter - start > 100;
-	}
-	int still_blocked = result == NOT_YET;
-	if (!moved)
-		fprintf(stderr, "the counter stood still for 10 s\n");
-	if (!still_blocked)
-		fprintf(stderr, "the call returned %ld before it was unblocked\n", result);
-	unblock();
-	pthread_join(w, NULL);
-	stop = 1;
-	pthread_join(c, NULL);
-	return moved && still_blocked && result == 0;
-}
-
 static pid_t holder;
 static int up[2], down[2];
 
@@ -431,15 +391,15 @@ static void timed_waits(void)
 static void blocked_does_not_stop_others(void)
 {
 	hold_in_child(take_m, give_m);
-	CHECK(scenario(lock_m, release_holder), "blocked in a process-shared mutex lock, others ran");
+	CHECK(scenario(lock_m, release_holder) && result == 0, "blocked in a process-shared mutex lock, others ran");
 	hold_in_child(take_rm, take_rm);
-	CHECK(scenario(lock_rm, kill_holder), "blocked in a robust mutex lock until its holder was killed, others ran");
+	CHECK(scenario(lock_rm, kill_holder) && result == 0, "blocked in a robust mutex lock until its holder was killed, others ran");
 	hold_in_child(take_wr, give_wr);
-	CHECK(scenario(rdlock, release_holder), "blocked in a process-shared rdlock, others ran");
-	CHECK(scenario(semwait, unblock_post), "blocked in a process-shared sem_wait, others ran");
-	CHECK(scenario(barrier, unblock_barrier), "blocked in a process-shared barrier, others ran");
+	CHECK(scenario(rdlock, release_holder) && result == 0, "blocked in a process-shared rdlock, others ran");
+	CHECK(scenario(semwait, unblock_post) && result == 0, "blocked in a process-shared sem_wait, others ran");
+	CHECK(scenario(barrier, unblock_barrier) && result == 0, "blocked in a process-shared barrier, others ran");
 	s->turn = 0;
-	CHECK(scenario(condwait, unblock_cond), "blocked in a process-shared condvar wait, others ran");
+	CHECK(scenario(condwait, unblock_cond) && result == 0, "blocked in a process-shared condvar wait, others ran");
 }
 
 int main(void)
