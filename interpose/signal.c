@@ -14,6 +14,7 @@
 #include "export.h"
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
+#include "shim/sigwake.h"
 
 /* Whether an action runs a function of the program's (not SIG_DFL or
  * SIG_IGN, which the kernel carries out itself). */
@@ -177,7 +178,9 @@ GMP_EXPORT int pthread_kill(pthread_t t, int sig)
 		return 0;
 	if (sig == 32 || sig == 33)
 		return EINVAL; /* glibc's own, as NPTL answers */
-	gmp_sig_send(curg(), gp, sig);
+	/* pthread_kill is async-signal-safe: from a handler, which may have
+	 * interrupted the runtime holding a wait-queue lock, take none. */
+	gmp_sig_send(__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? NULL : curg(), gp, sig);
 	return 0;
 }
 
