@@ -3,6 +3,7 @@
 #include "compat/tls.h"
 #include "export.h"
 #include "shim/runtime.h"
+#include "shim/textmap.h"
 
 static void *(*real_dlopen)(const char *, int);
 static void *(*real_dlmopen)(Lmid_t, const char *, int);
@@ -16,6 +17,7 @@ GMP_EXPORT void *dlopen(const char *file, int mode)
 	struct gmp_tls_snapshot *snap = gmp_tls_dlopen_before();
 	void *h = real_dlopen(file, mode);
 	gmp_tls_dlopen_after(snap);
+	gmp_textmap_refresh(); /* a runtime library among the new objects stays unpreemptible */
 	return h;
 }
 
@@ -28,5 +30,6 @@ GMP_EXPORT void *dlmopen(Lmid_t lmid, const char *file, int mode)
 	struct gmp_tls_snapshot *snap = gmp_tls_dlopen_before();
 	void *h = real_dlmopen(lmid, file, mode);
 	gmp_tls_dlopen_after(snap);
+	gmp_textmap_refresh();
 	return h;
 }

@@ -25,23 +25,31 @@ static void *count(void *arg)
 	return NULL;
 }
 
-/* Runs fn in a worker, waits until the counter moves on while it is
- * blocked, then calls unblock; returns whether the counter moved while the
- * worker's call had still not returned. */
-static int scenario(void *(*fn)(void *), void (*unblock)(void))
+/* Starts the counter thread in *c and waits up to 10 s for it to move;
+ * returns whether it did.  The caller sets stop and joins *c. */
+static int others_run(pthread_t *c)
 {
-	pthread_t w, c;
 	stop = 0;
-	result = NOT_YET;
-	pthread_create(&w, NULL, fn, NULL);
-	usleep(20000); /* let the worker block */
-	pthread_create(&c, NULL, count, NULL);
+	pthread_create(c, NULL, count, NULL);
 	long start = counter;
 	int moved = 0;
 	for (int i = 0; i < 10000 && !moved; i++) {
 		usleep(1000);
 		moved = counter - start > 100;
 	}
+	return moved;
+}
+
+/* Runs fn in a worker, waits until the counter moves on while it is
+ * blocked, then calls unblock; returns whether the counter moved while the
+ * worker's call had still not returned. */
+static int scenario(void *(*fn)(void *), void (*unblock)(void))
+{
+	pthread_t w, c;
+	result = NOT_YET;
+	pthread_create(&w, NULL, fn, NULL);
+	usleep(20000); /* let the worker block */
+	int moved = others_run(&c);
 	int still_blocked = result == NOT_YET;
 	if (!moved)
 		fprintf(stderr, "the counter stood still for 10 s\n");

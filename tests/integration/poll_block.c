@@ -303,14 +303,7 @@ int main(void)
 		pthread_create(&t[i], NULL, waiter, (void *)i);
 	}
 	usleep(50000);
-	stop = 0;
-	pthread_create(&c, NULL, count, NULL);
-	long start = counter;
-	int moved = 0;
-	for (int i = 0; i < 10000 && !moved; i++) {
-		usleep(1000);
-		moved = counter - start > 100;
-	}
+	int moved = others_run(&c);
 	CHECK(moved && nreturned == 0, "40 threads in poll/select: another thread runs, none returned");
 	/* 40 waiters blocking their own kernel threads would show here. */
 	int kt = kernel_threads();
