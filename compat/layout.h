@@ -13,6 +13,15 @@ _Static_assert(sizeof(pthread_mutex_t) == 40, "glibc x86_64 mutex size");
 _Static_assert(sizeof(pthread_cond_t) == 48, "glibc x86_64 condvar size");
 _Static_assert(sizeof(pthread_attr_t) == 56, "glibc x86_64 attr size");
 
+/* Thread attributes start with the priority and the policy.  The policy
+ * setter accepts only SCHED_OTHER, FIFO and RR, but pthread_getattr_np
+ * reports whatever policy the thread has (BATCH, IDLE), as glibc's does
+ * by writing the field itself. */
+struct gmp_attr_head {
+	int sched_priority;
+	int sched_policy;
+};
+
 /* Mutex: __lock is the lock word, __owner the owner's TID, __count the
  * recursion depth, __kind the type exactly as glibc's initializers and
  * pthread_mutex_init store it. */

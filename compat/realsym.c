@@ -43,6 +43,7 @@ void gmp_realsym_init(void)
 	REAL(pthread_rwlock_clockwrlock);
 	REAL(pthread_rwlock_unlock);
 	REAL(pthread_rwlock_destroy);
+	REAL(clock_gettime);
 #undef REAL
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "thread_create.h"
 #include "shim/runtime.h"
 
 /* Reads a pthread_attr_t through glibc's own getters: attributes are
@@ -32,17 +33,20 @@ static void read_attr(const pthread_attr_t *attr, struct gmp_threadattr *ta)
 	ta->inheritsched = inherit;
 	ta->sched_policy = policy;
 	ta->sched_priority = param.sched_priority;
+	/* glibc answers every CPU for an attribute without a mask. */
+	ta->has_affinity = pthread_attr_getaffinity_np(attr, sizeof ta->affinity, &ta->affinity) == 0 &&
+			   CPU_COUNT(&ta->affinity) < CPU_SETSIZE;
 	sigset_t mask;
 	ta->has_sigmask = pthread_attr_getsigmask_np(attr, &mask) == 0;
 	if (ta->has_sigmask)
 		memcpy(&ta->sigmask, &mask, sizeof ta->sigmask);
 }
 
-GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
-			      void *arg)
+int gmp_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg, bool c11,
+	       uintptr_t createpc)
 {
 	gmp_ensure_init();
-	struct gmp_threadattr ta = { .createpc = (uintptr_t)__builtin_return_address(0) };
+	struct gmp_threadattr ta = { .createpc = createpc, .c11 = c11 };
 	if (attr) {
 		read_attr(attr, &ta);
 	} else {
@@ -52,9 +56,22 @@ GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, voi
 		read_attr(&def, &ta);
 		pthread_attr_destroy(&def);
 	}
+	/* NPTL applies an explicit policy to the new thread and fails the
+	 * creation where the kernel refuses it. */
+	if (ta.inheritsched == PTHREAD_EXPLICIT_SCHED) {
+		int err = gmp_checksched(ta.sched_policy, ta.sched_priority);
+		if (err)
+			return err;
+	}
 	struct g *gp;
 	int err = gmp_newthread(&gp, &ta, start, arg);
 	if (err == 0)
 		*thread = (pthread_t)gp->tcb;
 	return err;
+}
+
+GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
+			      void *arg)
+{
+	return gmp_create(thread, attr, start, arg, false, (uintptr_t)__builtin_return_address(0));
 }

@@ -108,16 +108,7 @@ static int ceiling_check(pthread_mutex_t *m)
 	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
 		return 0;
 	struct g *gp = getg();
-	int policy = SCHED_OTHER, prio = 0;
-	if (gp->inheritsched == PTHREAD_EXPLICIT_SCHED) {
-		policy = gp->sched_policy;
-		prio = gp->sched_priority;
-	} else {
-		struct sched_param sp;
-		policy = sched_getscheduler(0);
-		if (sched_getparam(0, &sp) == 0)
-			prio = sp.sched_priority;
-	}
+	int policy = gp->sched_policy & ~SCHED_RESET_ON_FORK, prio = gp->sched_priority;
 	int ceiling = (int)CEILING(m);
 	if (sched_get_priority_max(policy) < ceiling || prio > ceiling)
 		return EINVAL;
@@ -256,6 +247,10 @@ GMP_EXPORT int pthread_mutex_consistent(pthread_mutex_t *m)
 	D(m).__owner = getg()->tid;
 	return 0;
 }
+/* <pthread.h> redirects the _np name to the POSIX one at compile time;
+ * older binaries still call it by its own. */
+GMP_EXPORT int gmp_mutex_consistent_np(pthread_mutex_t *m) __asm__("pthread_mutex_consistent_np")
+	__attribute__((alias("pthread_mutex_consistent")));
 
 /* Priority protection: the ceiling is stored and reported.  Gs share Ms,
  * so no thread's scheduling priority changes while it holds the mutex. */

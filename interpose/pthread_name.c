@@ -15,6 +15,8 @@ GMP_EXPORT int pthread_setname_np(pthread_t t, const char *name)
 	struct g *gp = gmp_registry_get((void *)t);
 	if (gp == NULL)
 		return ESRCH;
+	if (__atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return ENOENT; /* NPTL's: the exited thread's /proc entry is gone */
 	strncpy(gp->name, name, sizeof gp->name - 1);
 	return 0;
 }
@@ -27,6 +29,8 @@ GMP_EXPORT int pthread_getname_np(pthread_t t, char *buf, size_t len)
 	struct g *gp = gmp_registry_get((void *)t);
 	if (gp == NULL)
 		return ESRCH;
+	if (__atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return ENOENT; /* NPTL's: the exited thread's /proc entry is gone */
 	if (gp->name[0]) {
 		strcpy(buf, gp->name);
 		return 0;

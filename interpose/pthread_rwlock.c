@@ -218,3 +218,11 @@ GMP_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
 		return gmp_real.pthread_rwlock_destroy(l);
 	return __atomic_load_n(&RW(l)->state, __ATOMIC_ACQUIRE) != 0 ? EBUSY : 0;
 }
+
+/* glibc's internal names, still exported for old binaries. */
+GMP_EXPORT int __pthread_rwlock_rdlock(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_rdlock")));
+GMP_EXPORT int __pthread_rwlock_tryrdlock(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_tryrdlock")));
+GMP_EXPORT int __pthread_rwlock_wrlock(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_wrlock")));
+GMP_EXPORT int __pthread_rwlock_trywrlock(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_trywrlock")));
+GMP_EXPORT int __pthread_rwlock_unlock(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_unlock")));
+GMP_EXPORT int __pthread_rwlock_destroy(pthread_rwlock_t *l) __attribute__((alias("pthread_rwlock_destroy")));

@@ -166,22 +166,55 @@ GMP_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return 0;
 }
 
-GMP_EXPORT int pthread_kill(pthread_t t, int sig)
+/* The thread pthread_kill and pthread_sigqueue address, or an errno. */
+static int kill_target(pthread_t t, int sig, struct g **out)
 {
 	gmp_ensure_init();
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
-	struct g *gp = gmp_registry_get((void *)t);
-	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+	*out = gmp_registry_get((void *)t);
+	if (*out == NULL)
 		return ESRCH;
-	if (sig == 0)
-		return 0;
 	if (sig == 32 || sig == 33)
 		return EINVAL; /* glibc's own, as NPTL answers */
-	/* pthread_kill is async-signal-safe: from a handler, which may have
-	 * interrupted the runtime holding a wait-queue lock, take none. */
-	gmp_sig_send(__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? NULL : curg(), gp, sig);
 	return 0;
+}
+
+static bool exited(struct g *gp)
+{
+	return __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD;
+}
+
+/* pthread_kill is async-signal-safe: from a handler, which may have
+ * interrupted the runtime holding a wait-queue lock, take none. */
+static struct g *sender(void)
+{
+	return __atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? NULL : curg();
+}
+
+/* A thread that has exited but is not joined yet still has a valid
+ * pthread_t: glibc (2.34 on) sends it nothing and answers 0. */
+GMP_EXPORT int pthread_kill(pthread_t t, int sig)
+{
+	struct g *gp;
+	int err = kill_target(t, sig, &gp);
+	if (err == 0 && sig != 0 && !exited(gp))
+		gmp_sig_send(sender(), gp, sig);
+	return err;
+}
+
+/* glibc's addresses the TID, so an exited thread is ESRCH here. */
+GMP_EXPORT int pthread_sigqueue(pthread_t t, int sig, const union sigval value)
+{
+	struct g *gp;
+	int err = kill_target(t, sig, &gp);
+	if (err == 0 && exited(gp))
+		err = ESRCH;
+	if (err == 0 && sig != 0) {
+		struct gmp_fwdinfo info = { SI_QUEUE, getpid(), getuid(), value };
+		gmp_sig_send_info(sender(), gp, sig, &info);
+	}
+	return err;
 }
 
 GMP_EXPORT int raise(int sig)
@@ -215,9 +248,21 @@ static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct t
 			left = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
 			tsp = &left;
 		}
-		long r = gmp_blocking_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
-		if (r < 0 || !gmp_sig_is_runtime(info))
+		long r;
+		if (curg() == NULL) {
+			r = gmp_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
+		} else {
+			bool entered = entersyscall();
+			r = gmp_sigwait_kernel(set, info, tsp);
+			if (entered)
+				exitsyscall();
+		}
+		if (r < 0 || !gmp_sig_is_runtime(info)) {
+			/* glibc's sigtimedwait folds tkill's code into SI_USER. */
+			if (r > 0 && info->si_code == SI_TKILL)
+				info->si_code = SI_USER;
 			return (int)gmp_ret(r);
+		}
 	}
 }
 

@@ -15,6 +15,8 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 	gmp_ensure_init();
 	if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000L || req->tv_sec < 0)
 		return EINVAL;
+	if (clk == CLOCK_THREAD_CPUTIME_ID)
+		return EINVAL; /* the kernel's answer for the caller's own CPU clock */
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) {
 		gmp_unsupported("clock_nanosleep on a clock other than REALTIME or MONOTONIC");
 		return ENOTSUP;

@@ -140,6 +140,26 @@ static bool sig_restarts(int sig)
 	return (ksa.flags & SA_RESTART) != 0;
 }
 
+/* A signal the G blocks and waits for in sigwait: into its M's kernel
+ * queue, with the siginfo it was sent with. */
+static void raise_waited(struct g *gp, int sig)
+{
+	__atomic_or_fetch(&gp->sigkraised, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	if (__atomic_fetch_and(&gp->fwdmask, ~SIGBIT(sig), __ATOMIC_SEQ_CST) & SIGBIT(sig)) {
+		struct gmp_fwdinfo *f = &gp->fwd[sig - 1];
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		si.si_signo = sig;
+		si.si_code = f->code;
+		si.si_pid = f->pid;
+		si.si_uid = f->uid;
+		si.si_value = f->value;
+		gmp_syscall6(SYS_rt_tgsigqueueinfo, gmp_pid, gp->m->tid, sig, (long)&si, 0, 0);
+		return;
+	}
+	gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
+}
+
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
@@ -149,13 +169,56 @@ void gmp_sig_deliver_pending(void)
 	struct g *gp = getg();
 	bool restart = true;
 	uint64_t pend;
-	while ((pend = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask) != 0) {
+	while ((pend = gmp_sig_deliverable(gp)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
-		__atomic_and_fetch(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+		if (!(was & SIGBIT(sig)))
+			continue; /* raised by a handler that interrupted us */
+		if (gp->sigmask & SIGBIT(sig)) {
+			raise_waited(gp, sig);
+			continue;
+		}
 		restart &= sig_restarts(sig);
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 	gp->sigrestart = restart;
+}
+
+/* sigwait family, between entersyscall and exitsyscall, so the G stays on
+ * its M throughout.  A signal sent to this G that the wait takes is put in
+ * the M's own kernel queue, where rt_sigtimedwait finds it with its
+ * siginfo (SI_TKILL, or pthread_sigqueue's SI_QUEUE and value); one that
+ * the wait did not take goes back to the G, so that it cannot reach
+ * another G the M runs later. */
+int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts)
+{
+	struct g *gp = getg();
+	uint64_t want;
+	memcpy(&want, set, sizeof want);
+	want &= gp->sigmask & ~SIGBIT(gmp_preemptsig);
+	__atomic_store_n(&gp->sigwaitset, want, __ATOMIC_SEQ_CST);
+	gmp_sig_deliver_pending();
+	long r = gmp_syscall_intr(SYS_rt_sigtimedwait, (long)set, (long)info, (long)ts, 8, 0, 0);
+	__atomic_store_n(&gp->sigwaitset, 0, __ATOMIC_SEQ_CST);
+	uint64_t left = __atomic_exchange_n(&gp->sigkraised, 0, __ATOMIC_SEQ_CST);
+	if (r > 0)
+		left &= ~SIGBIT(r);
+	while (left) {
+		int sig = __builtin_ctzll(left) + 1;
+		left &= ~SIGBIT(sig);
+		uint64_t one = SIGBIT(sig);
+		siginfo_t si;
+		struct timespec zero = { 0, 0 };
+		if (gmp_syscall6(SYS_rt_sigtimedwait, (long)&one, (long)&si, (long)&zero, 8, 0, 0) != sig)
+			continue;
+		if (si.si_code != SI_TKILL) {
+			struct gmp_fwdinfo f = { si.si_code, si.si_pid, si.si_uid, si.si_value };
+			gp->fwd[sig - 1] = f;
+			__atomic_or_fetch(&gp->fwdmask, one, __ATOMIC_SEQ_CST);
+		}
+		__atomic_or_fetch(&gp->sigpending, one, __ATOMIC_SEQ_CST);
+	}
+	return (int)r;
 }
 
 /* pthread_sigmask for the running G (how as rt_sigprocmask).  The
@@ -216,8 +279,9 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 			gmp_sig_deliver_pending();
 		return;
 	}
-	if (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))
-		return; /* stays pending until the G unblocks it */
+	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&
+	    !(__atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
+		return; /* stays pending until the G unblocks or waits for it */
 	switch (__atomic_load_n(&gp->status, __ATOMIC_SEQ_CST)) {
 	case G_RUNNING:
 	case G_SYSCALL: {
@@ -238,6 +302,15 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 	default:
 		break; /* runnable: raised when it runs */
 	}
+}
+
+/* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
+ * from the process, pthread_sigqueue's value) instead of our tgkill's. */
+void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
+{
+	gp->fwd[sig - 1] = *info;
+	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	gmp_sig_send(self, gp, sig);
 }
 
 /* park_m, on g0, once gp is parked: a signal sent while it was on its way

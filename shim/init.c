@@ -55,6 +55,7 @@ void gmp_init(void)
 	gp->timer.index = -1;
 	gmp_tls_adopt_main(gp);
 	main_stack(gp);
+	gmp_schedattr_init_main(gp);
 	gmp_registry_add(gp);
 	sched.ngs = 1;
 	sched.lastpoll = gmp_nanotime();

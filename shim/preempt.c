@@ -178,7 +178,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		gmp_rescue_signal(uc);
 		gmp_sigmask_idle_signal(uc);
 		struct g *gp = gmp_signal_g(uc);
-		if (gp && (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask))
+		if (gp && gmp_sig_deliverable(gp))
 			gmp_sig_deliver_pending();
 		async_preempt(uc);
 		errno = saved;

@@ -316,6 +316,7 @@ static void goexit0(struct g *gp, void *arg)
 	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_DEAD);
 	dropg(mp, gp);
+	gmp_cpuclock_exit(gp);
 	gmp_exit_reap(mp, gp);
 	/* The thread is gone, and so is its mask: a signal only it took must
 	 * not land on this M now. */
@@ -548,9 +549,14 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	}
 	gmp_sigmask_load(mp, gp);
 	gmp_altstack_load(mp, gp);
+	bool cpuclock = __atomic_load_n(&gmp_cpuclock_on, __ATOMIC_RELAXED);
+	if (cpuclock)
+		gmp_cpuclock_in(mp);
 	gmp_san_before_switch(&mp->asan_fake, gp->tsan_fiber, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
 	gmp_san_after_switch(mp->asan_fake);
+	if (cpuclock || mp->cpumark)
+		gmp_cpuclock_out(mp, gp);
 	g0_after_switch(mp, gp);
 }
 

@@ -60,6 +60,16 @@ struct g *gmp_registry_get(const void *tcb)
 	return gp;
 }
 
+/* A thread that has not exited: what calls naming a thread act on; an
+ * exited one is ESRCH to them, as its TID is gone under NPTL. */
+struct g *gmp_registry_live(const void *tcb)
+{
+	struct g *gp = gmp_registry_get(tcb);
+	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return NULL;
+	return gp;
+}
+
 void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg)
 {
 	lock(&reglock);

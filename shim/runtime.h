@@ -14,6 +14,7 @@
 #define GMP_RUNTIME_H
 
 #include <resolv.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -82,6 +83,7 @@ struct gmp_altstack {
 
 #define G_MAIN 0x1       /* the process's initial thread: never reused */
 #define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
+#define G_C11 0x4        /* made by thrd_create: its start routine returns int */
 
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
@@ -131,12 +133,16 @@ struct g {
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
+	uint64_t sigwaitset;      /* in sigwait for these: they go to its M's kernel queue */
+	uint64_t sigkraised;      /* ... and these were put there for it */
 	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	struct gmp_fwdinfo fwd[64];
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
+	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
+	uint32_t clockslot;       /* its pthread_getcpuclockid slot, 0: none */
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */
@@ -145,11 +151,12 @@ struct g {
 	bool specific_used;
 
 	char name[16];
-	/* Scheduling attributes given at creation: stored and reported by
-	 * pthread_getattr_np, not acted upon (Gs share their Ms). */
+	/* Scheduling policy, priority and CPU affinity: kept and reported,
+	 * not acted upon, since Gs share their Ms (schedattr.c). */
 	int sched_policy;
 	int sched_priority;
-	int inheritsched;
+	int inheritsched;         /* as given at creation, for pthread_getattr_np */
+	cpu_set_t affinity;
 	struct __res_state res;   /* per-thread resolver state, as NPTL's */
 
 	/* Seeing inside (gdump.c, sanitizer.c). */
@@ -224,6 +231,7 @@ struct m {
 	uint32_t dump_ack;        /* it stopped for a dump (gdump.c) */
 	void *asan_fake;          /* ASan fake stack of g0 across a switch */
 	void *tsan_fiber;         /* TSan fiber of g0 */
+	int64_t cpumark;          /* its CPU time when curg switched in; 0: not counting */
 };
 
 struct sched {
@@ -304,10 +312,31 @@ struct gmp_threadattr {
 	bool detached;
 	uintptr_t createpc;  /* return address of the pthread_create call */
 	int inheritsched, sched_policy, sched_priority;
+	bool c11;          /* thrd_create: the start routine returns int */
+	bool has_affinity; /* pthread_attr_setaffinity_np; else the creator's */
+	cpu_set_t affinity;
 	bool has_sigmask;  /* pthread_attr_setsigmask_np; else the creator's */
 	uint64_t sigmask;
 };
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg);
+
+/* cpuclock.c: CPU-time clocks per G. */
+extern int gmp_cpuclock_on;
+void gmp_cpuclock_in(struct m *mp);
+void gmp_cpuclock_out(struct m *mp, struct g *gp);
+void gmp_cpuclock_exit(struct g *gp);
+int gmp_cpuclock_id(struct g *gp, clockid_t *clk);
+bool gmp_cpuclock_ours(clockid_t clk);
+int gmp_cpuclock_read(clockid_t clk, struct timespec *ts);
+
+/* schedattr.c */
+void gmp_schedattr_init_main(struct g *gp);
+void gmp_schedattr_inherit(struct g *gp, const struct g *parent, const struct gmp_threadattr *ta);
+int gmp_checksched(int policy, int prio);
+int gmp_setsched(struct g *gp, int policy, int prio);
+int gmp_setaffinity(struct g *gp, size_t size, const cpu_set_t *set);
+int gmp_getaffinity(struct g *gp, size_t size, cpu_set_t *set);
+struct g *gmp_pid_g(pid_t pid);
 
 /* init.c */
 void gmp_init(void);
@@ -434,6 +463,7 @@ void gmp_guard_pages(void *addr, size_t len);
 void gmp_registry_add(struct g *gp);
 void gmp_registry_del(struct g *gp);
 struct g *gmp_registry_get(const void *tcb);
+struct g *gmp_registry_live(const void *tcb);
 void gmp_registry_lock(void);
 void gmp_registry_unlock(void);
 struct g *gmp_registry_find_locked(const void *tcb);

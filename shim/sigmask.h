@@ -51,7 +51,16 @@ void gmp_sigtramp_lock(void);
 void gmp_sigtramp_unlock(void);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 void gmp_sig_deliver_pending(void);
+/* The signals pending on gp that it is ready to take now: those its mask
+ * lets through, and those a sigwait of its waits for. */
+static inline uint64_t gmp_sig_deliverable(struct g *gp)
+{
+	return __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) &
+	       (~gp->sigmask | __atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST));
+}
+int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
+void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
 void gmp_sig_parked(struct m *mp, struct g *gp);
 bool gmp_sig_is_runtime(const siginfo_t *si);
 

@@ -65,13 +65,8 @@ static bool forward_to_main(int sig, const siginfo_t *si)
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
 	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
 		return false;
-	struct gmp_fwdinfo *f = &gp->fwd[sig - 1];
-	f->code = si->si_code;
-	f->pid = si->si_pid;
-	f->uid = si->si_uid;
-	f->value = si->si_value;
-	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
-	gmp_sig_send(NULL, gp, sig);
+	struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
+	gmp_sig_send_info(NULL, gp, sig, &f);
 	return true;
 }
 

@@ -67,7 +67,7 @@ static int retake(int64_t now)
 			 * runtime's signal is asked for again. */
 			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
-			if (gp && (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask))
+			if (gp && gmp_sig_deliverable(gp))
 				gmp_sigsend(mp, SIGREQ_DELIVER);
 			enum probe what = gmp_rescue_probe(pp);
 			if (what == PROBE_RESCUED)

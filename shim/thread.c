@@ -21,6 +21,10 @@ static void gmain(void *arg)
 	if (__builtin_expect(gp->sigpending != 0, 0))
 		gmp_sig_deliver_pending(); /* sent before it first ran */
 	gmp_tls_thread_start();
+	if (gp->flags & G_C11) {
+		int (*start)(void *) = (int (*)(void *))(void (*)(void))gp->start_routine;
+		gmp_thread_exit((void *)(intptr_t)start(gp->arg));
+	}
 	gmp_thread_exit(gp->start_routine(gp->arg));
 }
 
@@ -64,12 +68,11 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	}
 	gp->status = G_IDLE;
 	gp->goid = __atomic_add_fetch(&sched.goidgen, 1, __ATOMIC_RELAXED);
+	gp->flags = (gp->flags & ~G_C11) | (ta->c11 ? G_C11 : 0);
 	gp->start_routine = start;
 	gp->arg = arg;
 	gp->joinstate = ta->detached ? JS_DETACHED : JS_JOINABLE;
-	gp->inheritsched = ta->inheritsched;
-	gp->sched_policy = ta->sched_policy;
-	gp->sched_priority = ta->sched_priority;
+	gmp_schedattr_inherit(gp, getg(), ta);
 	/* A new thread starts with its creator's mask and nothing pending. */
 	gp->sigmask = ta->has_sigmask ? ta->sigmask : getg()->sigmask;
 	gp->sigpending = 0;

@@ -1,0 +1,74 @@
+/* Scheduling policy and priority per thread (shim/schedattr.c): the
+ * pthread calls, and the sched_* calls that name the calling thread (pid
+ * 0) or the initial one (the process ID, which Linux takes as its TID). */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "shim/runtime.h"
+
+GMP_EXPORT int pthread_setschedparam(pthread_t t, int policy, const struct sched_param *param)
+{
+	gmp_ensure_init();
+	struct g *gp = gmp_registry_live((void *)t);
+	if (gp == NULL)
+		return ESRCH;
+	return gmp_setsched(gp, policy, param->sched_priority);
+}
+
+GMP_EXPORT int pthread_getschedparam(pthread_t t, int *policy, struct sched_param *param)
+{
+	gmp_ensure_init();
+	struct g *gp = gmp_registry_live((void *)t);
+	if (gp == NULL)
+		return ESRCH;
+	*policy = gp->sched_policy;
+	*param = (struct sched_param){ .sched_priority = gp->sched_priority };
+	return 0;
+}
+
+GMP_EXPORT int pthread_setschedprio(pthread_t t, int prio)
+{
+	gmp_ensure_init();
+	struct g *gp = gmp_registry_live((void *)t);
+	if (gp == NULL)
+		return ESRCH;
+	return gmp_setsched(gp, gp->sched_policy, prio);
+}
+
+GMP_EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param)
+{
+	struct g *gp = gmp_pid_g(pid);
+	if (gp == NULL)
+		return GMP_REAL(sched_setscheduler)(pid, policy, param);
+	int err = param ? gmp_setsched(gp, policy, param->sched_priority) : EINVAL;
+	return err ? (errno = err, -1) : 0;
+}
+
+GMP_EXPORT int sched_getscheduler(pid_t pid)
+{
+	struct g *gp = gmp_pid_g(pid);
+	return gp ? gp->sched_policy : GMP_REAL(sched_getscheduler)(pid);
+}
+
+GMP_EXPORT int sched_setparam(pid_t pid, const struct sched_param *param)
+{
+	struct g *gp = gmp_pid_g(pid);
+	if (gp == NULL)
+		return GMP_REAL(sched_setparam)(pid, param);
+	int err = param ? gmp_setsched(gp, gp->sched_policy, param->sched_priority) : EINVAL;
+	return err ? (errno = err, -1) : 0;
+}
+
+GMP_EXPORT int sched_getparam(pid_t pid, struct sched_param *param)
+{
+	struct g *gp = gmp_pid_g(pid);
+	if (gp == NULL)
+		return GMP_REAL(sched_getparam)(pid, param);
+	if (param == NULL)
+		return errno = EINVAL, -1;
+	*param = (struct sched_param){ .sched_priority = gp->sched_priority };
+	return 0;
+}
