@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 GMP_EXPORT int close(int fd)
 {
+	GMP_CANCEL_POINT;
 	gmp_netpoll_close(fd, true);
 	return (int)gmp_ret(gmp_syscall(SYS_close, fd, 0, 0));
 }

@@ -8,6 +8,7 @@
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
@@ -112,6 +113,7 @@ static int shared_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, con
 
 GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	if (shared(c))
 		return shared_wait(c, m, 0, NULL);
@@ -121,6 +123,7 @@ GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 				      const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	if (shared(c))
 		return shared_wait(c, m, clk, abstime);
@@ -131,6 +134,7 @@ GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 
 GMP_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	clockid_t clk = (C(c)->wrefs & GMP_COND_MONOTONIC) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
 	if (shared(c))

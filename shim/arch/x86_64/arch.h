@@ -22,6 +22,7 @@ void gmp_arch_setfs(void *tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
 bool gmp_arch_signal_at_syscall(void *uc, long nr);
+void gmp_arch_signal_set_pc(void *uc, uintptr_t pc);
 
 static inline void *gmp_arch_tp(void)
 {

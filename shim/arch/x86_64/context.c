@@ -69,3 +69,10 @@ bool gmp_arch_signal_at_syscall(void *ucv, long nr)
 	const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
 	return ip[0] == 0x0f && ip[1] == 0x05 && uc->uc_mcontext.gregs[REG_RAX] == nr;
 }
+
+/* Where a handler's return resumes the interrupted context. */
+void gmp_arch_signal_set_pc(void *ucv, uintptr_t pc)
+{
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+}
