@@ -69,7 +69,17 @@ static void *private_sym(void *handle, const char *name)
 
 static void (*ctype_init)(void);
 
-static size_t off_cancelhandling, off_cleanup_jmp_buf;
+static size_t off_cancelhandling, off_cleanup_jmp_buf, off_cleanup;
+
+/* glibc's old-style cleanup API (exported, declared by <pthread.h> only
+ * for compilers without __attribute__((cleanup))). */
+extern void _pthread_cleanup_push(struct _pthread_cleanup_buffer *, void (*)(void *), void *);
+extern void _pthread_cleanup_pop(struct _pthread_cleanup_buffer *, int);
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
 
 /* cleanup_jmp_buf is not among the fields glibc describes for
  * libthread_db; glibc's own __pthread_register_cancel stores the buffer it
@@ -90,6 +100,24 @@ static void find_cleanup_jmp_buf(char *tp)
 	if (!found)
 		gmp_throw("unexpected struct pthread layout (cleanup_jmp_buf)");
 	off_cleanup_jmp_buf = found;
+
+	/* And the list of the old-style handlers (_pthread_cleanup_push,
+	 * which glibc's own code still uses, e.g. in pthread_cond_wait). */
+	struct _pthread_cleanup_buffer old;
+	_pthread_cleanup_push(&old, nothing, NULL);
+	found = 0;
+	for (size_t o = 0; o + sizeof(void *) <= tcb_size; o += sizeof(void *))
+		if (*(void **)(tp + o) == &old && o != off_cleanup_jmp_buf)
+			found = o;
+	_pthread_cleanup_pop(&old, 0);
+	if (!found)
+		gmp_throw("unexpected struct pthread layout (cleanup)");
+	off_cleanup = found;
+}
+
+struct _pthread_cleanup_buffer **gmp_tls_cleanup(void *tcb)
+{
+	return (struct _pthread_cleanup_buffer **)((char *)tcb + off_cleanup);
 }
 
 uint32_t *gmp_tls_cancelhandling(void *tcb)

@@ -25,6 +25,9 @@ int *gmp_tls_tidp(void *tcb);
  * pthread_cleanup_push chain). */
 uint32_t *gmp_tls_cancelhandling(void *tcb);
 void **gmp_tls_cleanup_jmp_buf(void *tcb);
+/* ... and cleanup, the list of old-style handlers (_pthread_cleanup_push). */
+struct _pthread_cleanup_buffer;
+struct _pthread_cleanup_buffer **gmp_tls_cleanup(void *tcb);
 /* Initialises (fresh) or re-initialises (reused) gp's TCB and TLS for a
  * new thread.  Returns 0 or an errno value.  G context only: it uses the
  * caller's malloc. */

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,21 @@ static void land(__pthread_unwind_buf_t *buf)
 #pragma GCC diagnostic pop
 }
 
+/* Old-style handlers (glibc's own _pthread_cleanup_push, kept in a list
+ * of buffers on the stack) whose frames the unwind has left, innermost
+ * first, down to those older than the record we unwind to. */
+static void run_old_handlers(__pthread_unwind_buf_t *buf, uintptr_t cfa, bool all)
+{
+	struct _pthread_cleanup_buffer **head = gmp_tls_cleanup(getg()->tcb);
+	struct _pthread_cleanup_buffer *cur = *head, *upto = buf ? buf->__pad[1] : NULL;
+	while (cur != NULL && cur != upto && (all || (uintptr_t)cur < cfa)) {
+		struct _pthread_cleanup_buffer *next = cur->__prev;
+		cur->__routine(cur->__arg);
+		cur = next;
+		*head = cur;
+	}
+}
+
 static _Unwind_Reason_Code stop(int version, _Unwind_Action actions, _Unwind_Exception_Class cls,
 				struct _Unwind_Exception *exc, struct _Unwind_Context *ctx, void *param)
 {
@@ -99,7 +115,10 @@ static _Unwind_Reason_Code stop(int version, _Unwind_Action actions, _Unwind_Exc
 	/* The CFA the unwinder reports with a frame is its callee's: the
 	 * frame's own stack pointer.  Once it reaches the record's, the frame
 	 * that set the record up is next: jump there instead of unwinding it. */
-	if ((actions & _UA_END_OF_STACK) || (buf && get_cfa(ctx) >= record_sp(buf)))
+	uintptr_t cfa = get_cfa(ctx);
+	bool end = (actions & _UA_END_OF_STACK) || (buf && cfa >= record_sp(buf));
+	run_old_handlers(buf, cfa, end);
+	if (end)
 		land(buf);
 	return URC_NO_REASON;
 }
@@ -124,6 +143,7 @@ void gmp_unwind(void *buf)
 	/* The unwinder gave up on a frame without unwind information: the
 	 * frames from here to the record are abandoned, as glibc's stop
 	 * function does at the end of what it can unwind. */
+	run_old_handlers(buf, 0, true);
 	land(buf);
 }
 

@@ -109,9 +109,21 @@ void gmp_cancel_signal(void *ucv)
 		gmp_arch_signal_set_pc(ucv, (uintptr_t)gmp_syscall_cancel_kicked);
 		return;
 	}
-	if (!(ch & CH_ASYNC) || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING ||
-	    gp->m->p == NULL || !gmp_pc_async_safe(pc))
+	if (!(ch & CH_ASYNC))
+		return;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
+	if (st == G_SYSCALL && !gmp_pc_in_shim(pc)) {
+		/* Blocked in a call of glibc's own between entersyscall and
+		 * exitsyscall (a process-shared wait): glibc made the call
+		 * asynchronously cancelable around its system call
+		 * (__pthread_enable_asynccancel), and NPTL's SIGCANCEL handler
+		 * would act here.  The G goes on without its P, as one rescued
+		 * from a blocking call: its next entry into the shim takes one
+		 * back. */
+		gp->rescued = true;
+	} else if (st != G_RUNNING || gp->m->p == NULL || !gmp_pc_async_safe(pc)) {
 		return; /* at its next preemption point (gp->preempt is set) */
+	}
 	/* The handler runs with every signal blocked; the unwind leaves it by
 	 * a longjmp that restores no mask, so give the M the G's mask now. */
 	ucontext_t *uc = ucv;

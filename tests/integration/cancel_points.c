@@ -6,7 +6,9 @@
  * a little so that the target is usually parked already (the result is the
  * same if it is not: the point's entry acts).  The condition-variable
  * target's handler checks that it holds the mutex again (POSIX), with an
- * error-checking mutex whose unlock fails for anyone but the owner. */
+ * error-checking mutex whose unlock fails for anyone but the owner.  The
+ * process-shared condition variable and semaphore wait in glibc's own code
+ * (which makes its futex wait asynchronously cancelable). */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,8 +26,9 @@
 #include <unistd.h>
 
 static sem_t started;
-static pthread_mutex_t cmu;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t cmu, psmu;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER, pscv;
+static sem_t psem;
 static int pfd[2], rawfd[2], lfd;
 static sem_t never;
 static pthread_t forever_thread;
@@ -40,6 +43,13 @@ static void cond_cleanup(void *arg)
 	(void)arg;
 	int r = pthread_mutex_unlock(&cmu);
 	printf("  cleanup handler: cond, mutex %s\n", r == 0 ? "held again" : "NOT held");
+}
+
+static void ps_cleanup(void *arg)
+{
+	(void)arg;
+	int r = pthread_mutex_unlock(&psmu);
+	printf("  cleanup handler: process-shared cond, mutex %s\n", r == 0 ? "held again" : "NOT held");
 }
 
 static void *forever(void *arg)
@@ -70,8 +80,18 @@ static void waitin(const char *what)
 			pthread_cond_timedwait(&cv, &cmu, &ts);
 		pthread_cleanup_pop(0);
 	}
+	if (strcmp(what, "pthread_cond_wait (process-shared)") == 0) {
+		pthread_mutex_lock(&psmu);
+		pthread_cleanup_push(ps_cleanup, NULL);
+		sem_post(&started);
+		for (;;)
+			pthread_cond_wait(&pscv, &psmu);
+		pthread_cleanup_pop(0);
+	}
 	sem_post(&started);
-	if (strcmp(what, "pthread_join") == 0)
+	if (strcmp(what, "sem_wait (process-shared)") == 0)
+		sem_wait(&psem);
+	else if (strcmp(what, "pthread_join") == 0)
 		pthread_join(forever_thread, NULL);
 	else if (strcmp(what, "sem_wait") == 0)
 		sem_wait(&never);
@@ -121,6 +141,13 @@ int main(void)
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK);
 	pthread_mutex_init(&cmu, &ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&psmu, &ma);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_cond_init(&pscv, &ca);
+	sem_init(&psem, 1, 0);
 	sem_init(&started, 0, 0);
 	sem_init(&never, 0, 0);
 	sigset_t s;
@@ -154,7 +181,7 @@ int main(void)
 	static const char *kinds[] = {
 		"pthread_cond_wait", "pthread_cond_timedwait", "pthread_join", "sem_wait", "read (pipe)",
 		"read (blocked in the kernel)", "sleep", "nanosleep", "poll", "select", "sigwait", "accept",
-		"pause", "waitpid",
+		"pause", "waitpid", "pthread_cond_wait (process-shared)", "sem_wait (process-shared)",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		pthread_t t;
