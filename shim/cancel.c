@@ -112,15 +112,20 @@ void gmp_cancel_signal(void *ucv)
 	if (!(ch & CH_ASYNC))
 		return;
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
-	if (st == G_SYSCALL && !gmp_pc_in_shim(pc)) {
-		/* Blocked in a call of glibc's own between entersyscall and
-		 * exitsyscall (a process-shared wait): glibc made the call
-		 * asynchronously cancelable around its system call
+	if (!gmp_pc_in_shim(pc) && (st == G_SYSCALL || gmp_arch_signal_in_syscall(ucv))) {
+		/* In a system call of glibc's own: one of its cancellation
+		 * points that we do not interpose (stdio's reads, tcdrain,
+		 * msync...) or a call it makes between our entersyscall and
+		 * exitsyscall (a process-shared wait).  glibc made the call
+		 * asynchronously cancelable around the system call
 		 * (__pthread_enable_asynccancel), and NPTL's SIGCANCEL handler
-		 * would act here.  The G goes on without its P, as one rescued
-		 * from a blocking call: its next entry into the shim takes one
-		 * back. */
-		gp->rescued = true;
+		 * would act here.  (A program's own asynchronous type allows
+		 * only pthread_cancel, setcancelstate and setcanceltype, all of
+		 * them ours, so inside libc the type is glibc's.)  A G in the
+		 * syscall state goes on without its P, as one rescued from a
+		 * blocking call: its next entry into the shim takes one back. */
+		if (st == G_SYSCALL)
+			gp->rescued = true;
 	} else if (st != G_RUNNING || gp->m->p == NULL || !gmp_pc_async_safe(pc)) {
 		return; /* at its next preemption point (gp->preempt is set) */
 	}

@@ -8,7 +8,8 @@
  * target's handler checks that it holds the mutex again (POSIX), with an
  * error-checking mutex whose unlock fails for anyone but the owner.  The
  * process-shared condition variable and semaphore wait in glibc's own code
- * (which makes its futex wait asynchronously cancelable). */
+ * (which makes its futex wait asynchronously cancelable), and fgets on a
+ * pipe blocks inside glibc's own read, a cancellation point of glibc's. */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -29,6 +30,8 @@ static sem_t started;
 static pthread_mutex_t cmu, psmu;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER, pscv;
 static sem_t psem;
+static FILE *fin;
+static int fpipe[2];
 static int pfd[2], rawfd[2], lfd;
 static sem_t never;
 static pthread_t forever_thread;
@@ -91,6 +94,8 @@ static void waitin(const char *what)
 	sem_post(&started);
 	if (strcmp(what, "sem_wait (process-shared)") == 0)
 		sem_wait(&psem);
+	else if (strcmp(what, "fgets (a cancellation point inside glibc)") == 0)
+		fgets(b, sizeof b, fin);
 	else if (strcmp(what, "pthread_join") == 0)
 		pthread_join(forever_thread, NULL);
 	else if (strcmp(what, "sem_wait") == 0)
@@ -158,6 +163,8 @@ int main(void)
 		perror("pipe");
 		return 1;
 	}
+	if (pipe(fpipe) != 0 || (fin = fdopen(fpipe[0], "r")) == NULL)
+		return 1;
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(lfd, 4) != 0) {
@@ -182,6 +189,7 @@ int main(void)
 		"pthread_cond_wait", "pthread_cond_timedwait", "pthread_join", "sem_wait", "read (pipe)",
 		"read (blocked in the kernel)", "sleep", "nanosleep", "poll", "select", "sigwait", "accept",
 		"pause", "waitpid", "pthread_cond_wait (process-shared)", "sem_wait (process-shared)",
+		"fgets (a cancellation point inside glibc)",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		pthread_t t;
@@ -195,6 +203,11 @@ int main(void)
 		int jr = pthread_join(t, &res);
 		printf("  cancel %d, join %d, result %s\n", rc, jr, res == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "WRONG");
 	}
+	/* The cancelled fgets left the stream unlocked (glibc's own cleanup). */
+	char line[16] = "";
+	if (write(fpipe[1], "line\n", 5) != 5 || fgets(line, sizeof line, fin) == NULL)
+		return 1;
+	printf("the stream after the cancelled fgets: %s", line);
 	close(cpipe[1]);
 	waitpid(child, NULL, 0);
 	pthread_cancel(forever_thread);
