@@ -13,9 +13,9 @@
  * runs the handler and calls __pthread_unwind_next (ours), which unwinds on
  * towards the next record.  The chain ends at the thread's entry: for a G, a
  * record set up in gmain (thread.c) whose landing finishes the exit; for
- * the main thread, the record of glibc's __libc_start_call_main, which would
- * end the OS thread under main, so main's exit finishes right there in the
- * stop function instead (no frame of main's is used again).
+ * the main thread, the record of glibc's __libc_start_call_main, made to lead
+ * to main's exit (gmp_main_adopt_record; until then main's exit finishes
+ * right there in the stop function, as no frame of main's is used again).
  *
  * The bottom record of a G is a valid glibc record too: glibc's own unwind
  * (its cancellation points inside libc acting through
@@ -76,12 +76,48 @@ static uintptr_t record_sp(const __pthread_unwind_buf_t *buf)
 	return v ^ guard;
 }
 
+/* Where main's record now leads (gmp_main_adopt_record): main's exit, on
+ * main's stack at the level of glibc's __libc_start_call_main.  A longjmp
+ * leaves the stack pointer as after a return, one word off a call's. */
+__attribute__((noreturn, force_align_arg_pointer, used)) static void main_landing(void)
+{
+	struct g *gp = getg();
+	gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
+}
+
+/* glibc's record under main (set up by __libc_start_call_main just before
+ * main) ends a forced unwind by ending main's OS thread: glibc's own
+ * unwinds (its cancellation points inside libc) would take the M that runs
+ * main away.  So, once main runs, the record is made to lead to main's G
+ * exit instead: its saved pc (mangled as glibc's setjmp does: xor with the
+ * pointer guard, rotate left 17) is replaced, its stack pointer kept, so
+ * that glibc's stop function and ours stop at the same frame as before. */
+void gmp_main_adopt_record(void)
+{
+	static bool done;
+	struct g *gp = getg();
+	if (done || gp == NULL || !(gp->flags & G_MAIN))
+		return;
+	__pthread_unwind_buf_t *b = *gmp_tls_cleanup_jmp_buf(gp->tcb);
+	if (b == NULL)
+		return; /* main has not started yet (a constructor): next time */
+	while (b->__pad[0] != NULL)
+		b = b->__pad[0];
+	uintptr_t guard, v = (uintptr_t)main_landing;
+	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
+	v ^= guard;
+	v = (v << 17) | (v >> 47);
+	b->__cancel_jmp_buf[0].__cancel_jmp_buf[7] = (long)v;
+	gp->entrybuf = b;
+	done = true;
+}
+
 static void land(__pthread_unwind_buf_t *buf) __attribute__((noreturn));
 static void land(__pthread_unwind_buf_t *buf)
 {
 	struct g *gp = getg();
-	/* glibc's own record under main (the only one with no predecessor
-	 * that is not ours), or no record at all. */
+	/* glibc's own record under main, not yet adopted (the only one with
+	 * no predecessor that is not ours), or no record at all. */
 	if (buf == NULL || (buf->__pad[0] == NULL && buf != gp->entrybuf))
 		gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
 	/* A record is a jmp_buf without the saved mask, which a savemask of

@@ -11,6 +11,7 @@
 GMP_EXPORT int pthread_cancel(pthread_t t)
 {
 	gmp_ensure_init();
+	gmp_main_adopt_record(); /* main may be cancelling itself */
 	struct g *gp = gmp_registry_get((void *)t);
 	if (gp == NULL)
 		return ESRCH;
@@ -24,6 +25,7 @@ GMP_EXPORT int pthread_cancel(pthread_t t)
 static int set_cancel_bit(uint32_t bit, bool on, int *old)
 {
 	gmp_ensure_init();
+	gmp_main_adopt_record();
 	struct g *gp = getg();
 	uint32_t *chp = gmp_tls_cancelhandling(gmp_arch_tp());
 	uint32_t ch = __atomic_load_n(chp, __ATOMIC_SEQ_CST), nw;

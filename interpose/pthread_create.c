@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/runtime.h"
 
 /* Reads a pthread_attr_t through glibc's own getters: attributes are
@@ -42,6 +43,8 @@ GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, voi
 			      void *arg)
 {
 	gmp_ensure_init();
+	/* From now on another thread may cancel main. */
+	gmp_main_adopt_record();
 	struct gmp_threadattr ta = { .createpc = (uintptr_t)__builtin_return_address(0) };
 	if (attr) {
 		read_attr(attr, &ta);

@@ -80,5 +80,6 @@ static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
 void gmp_unwind_load(void);
 void gmp_unwind(void *buf) __attribute__((noreturn));
 void gmp_exit_unwind(void *retval) __attribute__((noreturn));
+void gmp_main_adopt_record(void);
 
 #endif

@@ -5,7 +5,14 @@
  *  2. main calls pthread_exit with a cleanup handler pushed and threads
  *     still running: the handler runs, the process lives on, and when the
  *     last thread returns the atexit handlers run once and the status is 0
- *     (in a second child, so the parent can check the status). */
+ *     (in a second child, so the parent can check the status).
+ *  3. another thread cancels main while main computes; main then calls
+ *     printf, a cancellation point inside glibc, which acts by itself
+ *     (glibc's own unwind, with no handler of main's in the way, so that it
+ *     goes straight to glibc's record under main): main's key destructor
+ *     runs, the canceller
+ *     joins main and gets PTHREAD_CANCELED, and the process ends with
+ *     status 0 when the canceller returns. */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -97,6 +104,40 @@ static void scenario_main_pthread_exit(void)
 	pthread_cleanup_pop(0);
 }
 
+static pthread_t main_id;
+static volatile int main_cancelled;
+
+static void *canceller(void *arg)
+{
+	(void)arg;
+	pthread_cancel(main_id);
+	main_cancelled = 1;
+	void *res = NULL;
+	int jr = pthread_join(main_id, &res);
+	printf("  the canceller joined main: %d, %s\n", jr, res == PTHREAD_CANCELED ? "PTHREAD_CANCELED" : "WRONG");
+	return NULL;
+}
+
+static void key_dtor(void *v)
+{
+	printf("  main's key destructor: %s\n", (const char *)v);
+}
+
+static void scenario_main_cancelled(void)
+{
+	atexit(at_exit);
+	main_id = pthread_self();
+	pthread_key_t key;
+	pthread_key_create(&key, key_dtor);
+	pthread_setspecific(key, "main cancelled in printf");
+	pthread_t t;
+	pthread_create(&t, NULL, canceller, NULL);
+	while (!main_cancelled)
+		;
+	printf("  WRONG: main's printf ran\n");
+	_exit(1);
+}
+
 static void run(const char *title, void (*fn)(void))
 {
 	printf("%s:\n", title);
@@ -120,5 +161,6 @@ int main(void)
 	sem_init(&started, 0, 0);
 	run("exit() from a thread", scenario_exit_from_thread);
 	run("pthread_exit from main", scenario_main_pthread_exit);
+	run("main cancelled", scenario_main_cancelled);
 	return 0;
 }
