@@ -49,7 +49,9 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 	m->__data.__count = 1;
 	pthread_mutex_unlock(m);
 	int err = gmp_notify_wait(c, &C(c)->notify, ticket, deadline, lockword);
+	bool notified = false;
 	if (err == GMP_WAKE_REQUEUED || err == GMP_WAKE_HANDOFF) {
+		notified = true;
 		/* Notified and moved onto the mutex's queue: an unlock woke us
 		 * to compete for it, or handed it over (starvation mode). */
 		if (err == GMP_WAKE_REQUEUED)
@@ -64,8 +66,15 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 			return lerr; /* a robust mutex's owner died meanwhile */
 		if (err == EINTR)
 			err = 0; /* a signal: POSIX allows a spurious wake-up, not EINTR */
+		else if (err == 0)
+			notified = true;
 	}
 	m->__data.__count = depth;
+	/* About to be cancelled (cancel.h acts on the way out) after taking
+	 * a notification: POSIX wants it not consumed while others wait, so
+	 * pass it on (at worst a spurious wake-up for another waiter). */
+	if (notified && gmp_cancel_requested(getg()))
+		gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
 	return err;
 }
 

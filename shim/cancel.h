@@ -69,7 +69,8 @@ static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
 		return;
 	if (__builtin_expect(gmp_cancel_requested(s->gp), 0))
 		gmp_cancel_act();
-	__atomic_sub_fetch(&s->gp->cancelpoint, 1, __ATOMIC_SEQ_CST);
+	/* Only the G itself writes its count: a plain store will do. */
+	__atomic_store_n(&s->gp->cancelpoint, s->gp->cancelpoint - 1, __ATOMIC_RELEASE);
 }
 
 #define GMP_CANCEL_POINT                                                                           \

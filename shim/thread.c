@@ -193,6 +193,9 @@ int gmp_join(const void *thread, void **retval, int64_t deadline)
 	if (retval)
 		*retval = gp->retval;
 	reap(gmp_getp(), gp);
+	/* The join happened: a cancellation that ended the wait too late acts
+	 * at the next cancellation point instead, as the target is gone. */
+	__atomic_store_n(&self->cancelkick, 0, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
