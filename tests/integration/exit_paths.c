@@ -12,7 +12,9 @@
  *     goes straight to glibc's record under main): main's key destructor
  *     runs, the canceller
  *     joins main and gets PTHREAD_CANCELED, and the process ends with
- *     status 0 when the canceller returns. */
+ *     status 0 when the canceller returns.
+ *  4. main, the only thread, calls pthread_exit with a handler pushed:
+ *     the handler runs and the process ends with status 0, atexit once. */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -138,6 +140,14 @@ static void scenario_main_cancelled(void)
 	_exit(1);
 }
 
+static void scenario_main_alone(void)
+{
+	atexit(at_exit);
+	pthread_cleanup_push(main_handler, "main alone");
+	pthread_exit(NULL);
+	pthread_cleanup_pop(0);
+}
+
 static void run(const char *title, void (*fn)(void))
 {
 	printf("%s:\n", title);
@@ -162,5 +172,6 @@ int main(void)
 	run("exit() from a thread", scenario_exit_from_thread);
 	run("pthread_exit from main", scenario_main_pthread_exit);
 	run("main cancelled", scenario_main_cancelled);
+	run("pthread_exit from main, the only thread", scenario_main_alone);
 	return 0;
 }
