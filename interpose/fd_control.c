@@ -116,8 +116,10 @@ static long do_fcntl(int fd, int cmd, long arg)
 			dup_to(fd, (int)r);
 		return r;
 	case F_SETLKW:
-	case F_OFD_SETLKW:
+	case F_OFD_SETLKW: {
+		GMP_CANCEL_POINT; /* POSIX: fcntl is one with F_SETLKW */
 		return gmp_blocking_syscall(SYS_fcntl, fd, cmd, arg);
+	}
 	default:
 		return gmp_syscall(SYS_fcntl, fd, cmd, arg);
 	}

@@ -9,8 +9,11 @@
  * error-checking mutex whose unlock fails for anyone but the owner.  The
  * process-shared condition variable and semaphore wait in glibc's own code
  * (which makes its futex wait asynchronously cancelable), and fgets on a
- * pipe blocks inside glibc's own read, a cancellation point of glibc's. */
+ * pipe blocks inside glibc's own read, a cancellation point of glibc's.  A
+ * file lock wait (F_OFD_SETLKW) blocks the OS thread in the kernel. */
+#define _GNU_SOURCE /* F_OFD_SETLKW */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <netinet/in.h>
@@ -31,6 +34,7 @@ static pthread_mutex_t cmu, psmu;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER, pscv;
 static sem_t psem;
 static FILE *fin;
+static int lockfd;
 static int fpipe[2];
 static int pfd[2], rawfd[2], lfd;
 static sem_t never;
@@ -94,7 +98,10 @@ static void waitin(const char *what)
 	sem_post(&started);
 	if (strcmp(what, "sem_wait (process-shared)") == 0)
 		sem_wait(&psem);
-	else if (strcmp(what, "fgets (a cancellation point inside glibc)") == 0)
+	else if (strcmp(what, "fcntl F_OFD_SETLKW") == 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		fcntl(lockfd, F_OFD_SETLKW, &fl);
+	} else if (strcmp(what, "fgets (a cancellation point inside glibc)") == 0)
 		fgets(b, sizeof b, fin);
 	else if (strcmp(what, "pthread_join") == 0)
 		pthread_join(forever_thread, NULL);
@@ -165,6 +172,18 @@ int main(void)
 	}
 	if (pipe(fpipe) != 0 || (fin = fdopen(fpipe[0], "r")) == NULL)
 		return 1;
+	/* An open file description's lock blocks another description's,
+	 * even in the same process. */
+	char tmpl[] = "/tmp/cancel_points.XXXXXX";
+	int held = mkstemp(tmpl);
+	if (held < 0 || (lockfd = open(tmpl, O_RDWR)) < 0)
+		return 1;
+	unlink(tmpl);
+	struct flock hl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (fcntl(held, F_OFD_SETLK, &hl) != 0) {
+		perror("F_OFD_SETLK");
+		return 1;
+	}
 	lfd = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	if (bind(lfd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(lfd, 4) != 0) {
@@ -189,7 +208,7 @@ int main(void)
 		"pthread_cond_wait", "pthread_cond_timedwait", "pthread_join", "sem_wait", "read (pipe)",
 		"read (blocked in the kernel)", "sleep", "nanosleep", "poll", "select", "sigwait", "accept",
 		"pause", "waitpid", "pthread_cond_wait (process-shared)", "sem_wait (process-shared)",
-		"fgets (a cancellation point inside glibc)",
+		"fgets (a cancellation point inside glibc)", "fcntl F_OFD_SETLKW",
 	};
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		pthread_t t;
