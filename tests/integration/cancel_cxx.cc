@@ -3,8 +3,11 @@
 // must rethrow it; catch (abi::__forced_unwind &) matches it; the C
 // pthread_cleanup_push macros (the C++ class variant) run their handlers in
 // order with the destructors; then thread_local destructors, then pthread
-// key destructors.  A std::thread is cancelled too.
+// key destructors.  A std::thread is cancelled too.  A catch (...) that
+// swallows the unwind ends the process with SIGABRT (in a child).
 #include <cxxabi.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <time.h>
@@ -102,6 +105,16 @@ static void *caught_exception(void *)
 	return nullptr;
 }
 
+static void *swallower(void *)
+{
+	try {
+		pthread_exit(nullptr);
+	} catch (...) {
+		// Not rethrown: the unwind cannot go on.
+	}
+	return nullptr;
+}
+
 static void report(const char *what, pthread_t t, void *want)
 {
 	void *res = nullptr;
@@ -116,6 +129,17 @@ int main()
 	sem_init(&never, 0, 0);
 	pthread_key_create(&key, key_dtor);
 	pthread_t t;
+
+	std::printf("catch (...) without rethrow, in a child:\n");
+	pid_t pid = fork();
+	if (pid == 0) {
+		pthread_create(&t, nullptr, swallower, nullptr);
+		pthread_join(t, nullptr);
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	std::printf("  %s\n", WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT ? "killed by SIGABRT" : "WRONG");
 
 	std::printf("pthread_exit from a callee inside try/catch (...):\n");
 	pthread_create(&t, nullptr, exiting, nullptr);
