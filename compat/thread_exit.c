@@ -1,9 +1,11 @@
-/* What NPTL's start_thread does after the thread function returns, in the
+/* What NPTL's start_thread does after the thread function returns (or
+ * pthread_exit's unwind reached the thread's entry, unwind_exit.c), in the
  * same order: C++ thread_local destructors, then pthread key destructors,
  * then the thread is gone; the last thread to go ends the process. */
 #include <dlfcn.h>
 #include <stdlib.h>
 
+#include "shim/cancel.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
@@ -16,6 +18,9 @@ static int looked_up;
 void gmp_thread_exit(void *retval)
 {
 	struct g *gp = getg();
+	uint32_t *ch = gmp_tls_cancelhandling(gp->tcb);
+	/* No cancellation acts in the destructors below (NPTL's EXITING). */
+	__atomic_or_fetch(ch, CH_EXITING, __ATOMIC_SEQ_CST);
 	gp->retval = retval;
 	if (!looked_up) {
 		call_tls_dtors = (void (*)(void))dlvsym(RTLD_DEFAULT, "__call_tls_dtors", "GLIBC_PRIVATE");
@@ -28,6 +33,8 @@ void gmp_thread_exit(void *retval)
 	/* Last, as the kernel's robust-list walk comes after everything a
 	 * dying NPTL thread runs. */
 	gmp_robust_exit(gp);
+	/* A pthread_cancel from now on, until the G is joined, does nothing. */
+	__atomic_or_fetch(ch, CH_TERMINATED, __ATOMIC_SEQ_CST);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);
 	gmp_sigmask_recheck();

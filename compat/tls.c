@@ -8,6 +8,7 @@
  * exports for libthread_db, not from a copy of glibc's headers. */
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -68,6 +69,67 @@ static void *private_sym(void *handle, const char *name)
 
 static void (*ctype_init)(void);
 
+static size_t off_cancelhandling, off_cleanup_jmp_buf, off_cleanup;
+
+/* glibc's old-style cleanup API (exported, declared by <pthread.h> only
+ * for compilers without __attribute__((cleanup))). */
+extern void _pthread_cleanup_push(struct _pthread_cleanup_buffer *, void (*)(void *), void *);
+extern void _pthread_cleanup_pop(struct _pthread_cleanup_buffer *, int);
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
+
+/* cleanup_jmp_buf is not among the fields glibc describes for
+ * libthread_db; glibc's own __pthread_register_cancel stores the buffer it
+ * is given there, so look for it. */
+static void find_cleanup_jmp_buf(char *tp)
+{
+	__pthread_unwind_buf_t probe;
+	memset(&probe, 0, sizeof probe);
+	__pthread_register_cancel(&probe);
+	size_t found = 0;
+	for (size_t o = 0; o + sizeof(void *) <= tcb_size; o += sizeof(void *))
+		if (*(void **)(tp + o) == &probe) {
+			if (found)
+				gmp_throw("unexpected struct pthread layout (cleanup_jmp_buf)");
+			found = o;
+		}
+	__pthread_unregister_cancel(&probe);
+	if (!found)
+		gmp_throw("unexpected struct pthread layout (cleanup_jmp_buf)");
+	off_cleanup_jmp_buf = found;
+
+	/* And the list of the old-style handlers (_pthread_cleanup_push,
+	 * which glibc's own code still uses, e.g. in pthread_cond_wait). */
+	struct _pthread_cleanup_buffer old;
+	_pthread_cleanup_push(&old, nothing, NULL);
+	found = 0;
+	for (size_t o = 0; o + sizeof(void *) <= tcb_size; o += sizeof(void *))
+		if (*(void **)(tp + o) == &old && o != off_cleanup_jmp_buf)
+			found = o;
+	_pthread_cleanup_pop(&old, 0);
+	if (!found)
+		gmp_throw("unexpected struct pthread layout (cleanup)");
+	off_cleanup = found;
+}
+
+struct _pthread_cleanup_buffer **gmp_tls_cleanup(void *tcb)
+{
+	return (struct _pthread_cleanup_buffer **)((char *)tcb + off_cleanup);
+}
+
+uint32_t *gmp_tls_cancelhandling(void *tcb)
+{
+	return (uint32_t *)((char *)tcb + off_cancelhandling);
+}
+
+void **gmp_tls_cleanup_jmp_buf(void *tcb)
+{
+	return (void **)((char *)tcb + off_cleanup_jmp_buf);
+}
+
 /* What NPTL's start_thread sets up in a new thread before its start
  * routine: the ctype table pointers (TLS words that start out zero, read
  * by isalpha, tolower, printf's %g) and, once, where malloc's state lies. */
@@ -89,9 +151,13 @@ void gmp_tls_init(void)
 	const uint32_t *tid_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_tid");
 	off_tid = tid_desc[2];
 
+	const uint32_t *ch_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling");
+	off_cancelhandling = ch_desc[2];
+
 	char *tp = gmp_arch_tp();
 	if (*(int *)(tp + off_tid) != getpid())
 		gmp_throw("unexpected struct pthread layout (tid)");
+	find_cleanup_jmp_buf(tp);
 	memcpy(main_header, tp, sizeof main_header);
 	off_curg = (char *)&gmp_curg_tls - tp;
 

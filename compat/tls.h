@@ -19,6 +19,15 @@ void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo);
 uintptr_t gmp_tls_lowest(void *tcb);
 /* The TID field glibc reads through THREAD_GETMEM(tid). */
 int *gmp_tls_tidp(void *tcb);
+/* glibc's cancellation fields of a TCB: cancelhandling (the state, type
+ * and request bits glibc's own code reads, see shim/cancel.h) and
+ * cleanup_jmp_buf (the innermost __pthread_unwind_buf_t of the
+ * pthread_cleanup_push chain). */
+uint32_t *gmp_tls_cancelhandling(void *tcb);
+void **gmp_tls_cleanup_jmp_buf(void *tcb);
+/* ... and cleanup, the list of old-style handlers (_pthread_cleanup_push). */
+struct _pthread_cleanup_buffer;
+struct _pthread_cleanup_buffer **gmp_tls_cleanup(void *tcb);
 /* Initialises (fresh) or re-initialises (reused) gp's TCB and TLS for a
  * new thread.  Returns 0 or an errno value.  G context only: it uses the
  * caller's malloc. */

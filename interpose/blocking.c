@@ -19,41 +19,48 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 #define BLOCKING(nr, ...) gmp_ret(gmp_blocking_syscall6((nr), __VA_ARGS__))
 
 GMP_EXPORT ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_pread64, fd, (long)buf, (long)n, off, 0, 0);
 }
 GMP_EXPORT ssize_t pread64(int fd, void *buf, size_t n, off_t off) __attribute__((alias("pread")));
 
 GMP_EXPORT ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_pwrite64, fd, (long)buf, (long)n, off, 0, 0);
 }
 GMP_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) __attribute__((alias("pwrite")));
 
 GMP_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_preadv, fd, (long)iov, n, off, 0, 0);
 }
 GMP_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int n, off_t off) __attribute__((alias("preadv")));
 
 GMP_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_pwritev, fd, (long)iov, n, off, 0, 0);
 }
 GMP_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int n, off_t off) __attribute__((alias("pwritev")));
 
 GMP_EXPORT int fsync(int fd)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_fsync, fd, 0, 0, 0, 0, 0);
 }
 
 GMP_EXPORT int fdatasync(int fd)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_fdatasync, fd, 0, 0, 0, 0, 0);
 }
 
@@ -64,6 +71,7 @@ GMP_EXPORT int flock(int fd, int op)
 
 GMP_EXPORT int lockf(int fd, int cmd, off_t len)
 {
+	GMP_CANCEL_POINT;
 	bool entered = entersyscall();
 	int r = GMP_REAL(lockf)(fd, cmd, len);
 	if (entered)
@@ -74,36 +82,43 @@ GMP_EXPORT int lockf64(int fd, int cmd, off_t len) __attribute__((alias("lockf")
 
 GMP_EXPORT pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
 {
+	GMP_CANCEL_POINT;
 	return (pid_t)BLOCKING(SYS_wait4, pid, (long)status, options, (long)ru, 0, 0);
 }
 
 GMP_EXPORT pid_t waitpid(pid_t pid, int *status, int options)
 {
+	GMP_CANCEL_POINT;
 	return wait4(pid, status, options, NULL);
 }
 
 GMP_EXPORT pid_t wait(int *status)
 {
+	GMP_CANCEL_POINT;
 	return wait4(-1, status, 0, NULL);
 }
 
 GMP_EXPORT pid_t wait3(int *status, int options, struct rusage *ru)
 {
+	GMP_CANCEL_POINT;
 	return wait4(-1, status, options, ru);
 }
 
 GMP_EXPORT int waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_waitid, type, id, (long)info, options, 0, 0);
 }
 
 GMP_EXPORT int msgsnd(int id, const void *msg, size_t n, int flags)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_msgsnd, id, (long)msg, (long)n, flags, 0, 0);
 }
 
 GMP_EXPORT ssize_t msgrcv(int id, void *msg, size_t n, long type, int flags)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_msgrcv, id, (long)msg, (long)n, type, flags, 0);
 }
 
@@ -119,21 +134,25 @@ GMP_EXPORT int semtimedop(int id, struct sembuf *ops, size_t n, const struct tim
 
 GMP_EXPORT int mq_timedsend(mqd_t q, const char *msg, size_t n, unsigned prio, const struct timespec *ts)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_mq_timedsend, q, (long)msg, (long)n, prio, (long)ts, 0);
 }
 
 GMP_EXPORT int mq_send(mqd_t q, const char *msg, size_t n, unsigned prio)
 {
+	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_mq_timedsend, q, (long)msg, (long)n, prio, 0, 0);
 }
 
 GMP_EXPORT ssize_t mq_timedreceive(mqd_t q, char *msg, size_t n, unsigned *prio, const struct timespec *ts)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_mq_timedreceive, q, (long)msg, (long)n, (long)prio, (long)ts, 0);
 }
 
 GMP_EXPORT ssize_t mq_receive(mqd_t q, char *msg, size_t n, unsigned *prio)
 {
+	GMP_CANCEL_POINT;
 	return BLOCKING(SYS_mq_timedreceive, q, (long)msg, (long)n, (long)prio, 0, 0);
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 static void release_inherited(int fd, struct polldesc *pd, void *arg)
@@ -144,6 +145,7 @@ GMP_EXPORT int pclose(FILE *f)
 
 GMP_EXPORT int system(const char *cmd)
 {
+	GMP_CANCEL_POINT;
 	before_exec();
 	bool entered = entersyscall();
 	int r = GMP_REAL(system)(cmd);

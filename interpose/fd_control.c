@@ -15,10 +15,12 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 GMP_EXPORT int close(int fd)
 {
+	GMP_CANCEL_POINT;
 	gmp_netpoll_close(fd, true);
 	return (int)gmp_ret(gmp_syscall(SYS_close, fd, 0, 0));
 }
@@ -114,8 +116,10 @@ static long do_fcntl(int fd, int cmd, long arg)
 			dup_to(fd, (int)r);
 		return r;
 	case F_SETLKW:
-	case F_OFD_SETLKW:
+	case F_OFD_SETLKW: {
+		GMP_CANCEL_POINT; /* POSIX: fcntl is one with F_SETLKW */
 		return gmp_blocking_syscall(SYS_fcntl, fd, cmd, arg);
+	}
 	default:
 		return gmp_syscall(SYS_fcntl, fd, cmd, arg);
 	}

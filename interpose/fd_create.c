@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 /* SOCK_NONBLOCK, O_NONBLOCK, EFD_NONBLOCK, TFD_NONBLOCK, SFD_NONBLOCK and
@@ -51,6 +52,7 @@ GMP_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
 
 GMP_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	long r = gmp_fd_syscall(fd, 'r', SYS_accept4, (long)addr, (long)len, flags | NB, 0, 0);
 	return (int)created(r, PD_SOCKET | usernb(flags));
@@ -58,6 +60,7 @@ GMP_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 
 GMP_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
 {
+	GMP_CANCEL_POINT;
 	return accept4(fd, addr, len, 0);
 }
 

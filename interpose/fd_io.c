@@ -9,17 +9,20 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 void __chk_fail(void) __attribute__((noreturn));
 
 GMP_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
+	GMP_CANCEL_POINT;
 	return gmp_ret(gmp_fd_syscall(fd, 'r', SYS_read, (long)buf, (long)n, 0, 0, 0));
 }
 
 GMP_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
+	GMP_CANCEL_POINT;
 	if (n > buflen)
 		__chk_fail();
 	return read(fd, buf, n);
@@ -27,11 +30,13 @@ GMP_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 
 GMP_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
+	GMP_CANCEL_POINT;
 	return gmp_ret(gmp_fd_write_all(fd, SYS_write, buf, n, 0, 0, 0));
 }
 
 GMP_EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 {
+	GMP_CANCEL_POINT;
 	return gmp_ret(gmp_fd_syscall(fd, 'r', SYS_readv, (long)iov, n, 0, 0, 0));
 }
 
@@ -76,6 +81,7 @@ static long writev_all(int fd, long nr, const struct iovec *iov, int n, struct m
 
 GMP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
+	GMP_CANCEL_POINT;
 	return gmp_ret(writev_all(fd, SYS_writev, iov, n, NULL, 0));
 }
 
@@ -89,16 +95,19 @@ static long rcall(int fd, long nr, int flags, long a1, long a2, long a3, long a4
 
 GMP_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *addr, socklen_t *alen)
 {
+	GMP_CANCEL_POINT;
 	return rcall(fd, SYS_recvfrom, flags, (long)buf, (long)n, flags, (long)addr, (long)alen);
 }
 
 GMP_EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
+	GMP_CANCEL_POINT;
 	return recvfrom(fd, buf, n, flags, NULL, NULL);
 }
 
 GMP_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
 {
+	GMP_CANCEL_POINT;
 	if (n > buflen)
 		__chk_fail();
 	return recv(fd, buf, n, flags);
@@ -107,6 +116,7 @@ GMP_EXPORT ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int fl
 GMP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *addr,
 				  socklen_t *alen)
 {
+	GMP_CANCEL_POINT;
 	if (n > buflen)
 		__chk_fail();
 	return recvfrom(fd, buf, n, flags, addr, alen);
@@ -114,16 +124,19 @@ GMP_EXPORT ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, in
 
 GMP_EXPORT ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
+	GMP_CANCEL_POINT;
 	return rcall(fd, SYS_recvmsg, flags, (long)msg, flags, 0, 0, 0);
 }
 
 GMP_EXPORT int recvmmsg(int fd, struct mmsghdr *vec, unsigned int n, int flags, struct timespec *timeout)
 {
+	GMP_CANCEL_POINT;
 	return (int)rcall(fd, SYS_recvmmsg, flags, (long)vec, n, flags, (long)timeout, 0);
 }
 
 GMP_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *addr, socklen_t alen)
 {
+	GMP_CANCEL_POINT;
 	if (flags & MSG_DONTWAIT)
 		return gmp_ret(gmp_syscall6(SYS_sendto, fd, (long)buf, (long)n, flags, (long)addr, alen));
 	return gmp_ret(gmp_fd_write_all(fd, SYS_sendto, buf, n, flags, (long)addr, alen));
@@ -131,11 +144,13 @@ GMP_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags, const st
 
 GMP_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
+	GMP_CANCEL_POINT;
 	return sendto(fd, buf, n, flags, NULL, 0);
 }
 
 GMP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
+	GMP_CANCEL_POINT;
 	if (flags & MSG_DONTWAIT)
 		return gmp_ret(gmp_syscall(SYS_sendmsg, fd, msg, flags));
 	return gmp_ret(writev_all(fd, SYS_sendmsg, msg->msg_iov, (int)msg->msg_iovlen, (struct msghdr *)msg, flags));
@@ -143,6 +158,7 @@ GMP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 
 GMP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int n, int flags)
 {
+	GMP_CANCEL_POINT;
 	if (flags & MSG_DONTWAIT)
 		return (int)gmp_ret(gmp_syscall6(SYS_sendmmsg, fd, (long)vec, n, flags, 0, 0));
 	return (int)gmp_ret(gmp_fd_syscall(fd, 'w', SYS_sendmmsg, (long)vec, n, flags, 0, 0));
@@ -150,5 +166,6 @@ GMP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int n, int flags)
 
 GMP_EXPORT int connect(int fd, const struct sockaddr *addr, socklen_t len)
 {
+	GMP_CANCEL_POINT;
 	return (int)gmp_ret(gmp_fd_connect(fd, addr, len));
 }

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/netpoll.h"
 
 static int opened(long fd, int flags)
@@ -26,6 +27,7 @@ static mode_t mode_arg(int flags, va_list ap)
 
 GMP_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	va_list ap;
 	va_start(ap, flags);
@@ -36,6 +38,7 @@ GMP_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 
 GMP_EXPORT int open(const char *path, int flags, ...)
 {
+	GMP_CANCEL_POINT;
 	va_list ap;
 	va_start(ap, flags);
 	mode_t mode = mode_arg(flags, ap);
@@ -49,6 +52,7 @@ GMP_EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute
 
 GMP_EXPORT int creat(const char *path, mode_t mode)
 {
+	GMP_CANCEL_POINT;
 	return openat(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, mode);
 }
 

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/sigmask.h"
 #include "shim/netpoll.h"
 
@@ -70,11 +71,13 @@ static long masked_call(long nr, long *a, const sigset_t *mask, int at)
 
 GMP_EXPORT int poll(struct pollfd *fds, nfds_t n, int ms)
 {
+	GMP_CANCEL_POINT;
 	return (int)gmp_ret(gmp_poll(fds, n, ms_deadline(ms)));
 }
 
 GMP_EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int ms, size_t fdslen)
 {
+	GMP_CANCEL_POINT;
 	if (fdslen / sizeof(*fds) < n)
 		__chk_fail();
 	return poll(fds, n, ms);
@@ -82,6 +85,7 @@ GMP_EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int ms, size_t fdslen)
 
 GMP_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
+	GMP_CANCEL_POINT;
 	if (!ts_valid(ts))
 		return (int)gmp_ret(-EINVAL);
 	if (mask == NULL)
@@ -96,6 +100,7 @@ GMP_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, co
 GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask,
 			   size_t fdslen)
 {
+	GMP_CANCEL_POINT;
 	if (fdslen / sizeof(*fds) < n)
 		__chk_fail();
 	return ppoll(fds, n, ts, mask);
@@ -103,6 +108,7 @@ GMP_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *
 
 GMP_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
+	GMP_CANCEL_POINT;
 	if (tv == NULL)
 		return (int)gmp_ret(gmp_select(n, r, w, e, -1));
 	if (tv->tv_sec < 0 || tv->tv_usec < 0)
@@ -132,6 +138,7 @@ GMP_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv
 
 GMP_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *ts, const sigset_t *mask)
 {
+	GMP_CANCEL_POINT;
 	if (!ts_valid(ts))
 		return (int)gmp_ret(-EINVAL);
 	if (mask == NULL)
@@ -185,17 +192,20 @@ static long do_epoll(int epfd, struct epoll_event *ev, int max, int64_t deadline
 
 GMP_EXPORT int epoll_wait(int epfd, struct epoll_event *ev, int max, int ms)
 {
+	GMP_CANCEL_POINT;
 	return (int)gmp_ret(do_epoll(epfd, ev, max, ms_deadline(ms), NULL, NULL, ms));
 }
 
 GMP_EXPORT int epoll_pwait(int epfd, struct epoll_event *ev, int max, int ms, const sigset_t *mask)
 {
+	GMP_CANCEL_POINT;
 	return (int)gmp_ret(do_epoll(epfd, ev, max, ms_deadline(ms), mask, NULL, ms));
 }
 
 GMP_EXPORT int epoll_pwait2(int epfd, struct epoll_event *ev, int max, const struct timespec *ts,
 			    const sigset_t *mask)
 {
+	GMP_CANCEL_POINT;
 	if (!ts_valid(ts))
 		return (int)gmp_ret(-EINVAL);
 	return (int)gmp_ret(do_epoll(epfd, ev, max, ts_deadline(ts), mask, ts, ts ? 0 : -1));

@@ -8,6 +8,7 @@
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
@@ -48,7 +49,9 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 	m->__data.__count = 1;
 	pthread_mutex_unlock(m);
 	int err = gmp_notify_wait(c, &C(c)->notify, ticket, deadline, lockword);
+	bool notified = false;
 	if (err == GMP_WAKE_REQUEUED || err == GMP_WAKE_HANDOFF) {
+		notified = true;
 		/* Notified and moved onto the mutex's queue: an unlock woke us
 		 * to compete for it, or handed it over (starvation mode). */
 		if (err == GMP_WAKE_REQUEUED)
@@ -63,8 +66,15 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 			return lerr; /* a robust mutex's owner died meanwhile */
 		if (err == EINTR)
 			err = 0; /* a signal: POSIX allows a spurious wake-up, not EINTR */
+		else if (err == 0)
+			notified = true;
 	}
 	m->__data.__count = depth;
+	/* About to be cancelled (cancel.h acts on the way out) after taking
+	 * a notification: POSIX wants it not consumed while others wait, so
+	 * pass it on (at worst a spurious wake-up for another waiter). */
+	if (notified && gmp_cancel_requested(getg()))
+		gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
 	return err;
 }
 
@@ -112,6 +122,7 @@ static int shared_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, con
 
 GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	if (shared(c))
 		return shared_wait(c, m, 0, NULL);
@@ -121,6 +132,7 @@ GMP_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 				      const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	if (shared(c))
 		return shared_wait(c, m, clk, abstime);
@@ -131,6 +143,7 @@ GMP_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clo
 
 GMP_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	clockid_t clk = (C(c)->wrefs & GMP_COND_MONOTONIC) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
 	if (shared(c))

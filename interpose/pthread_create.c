@@ -5,6 +5,7 @@
 
 #include "export.h"
 #include "thread_create.h"
+#include "shim/cancel.h"
 #include "shim/runtime.h"
 
 /* Reads a pthread_attr_t through glibc's own getters: attributes are
@@ -46,6 +47,8 @@ int gmp_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(voi
 	       uintptr_t createpc)
 {
 	gmp_ensure_init();
+	/* From now on another thread may cancel main. */
+	gmp_main_adopt_record();
 	struct gmp_threadattr ta = { .createpc = createpc, .c11 = c11 };
 	if (attr) {
 		read_attr(attr, &ta);

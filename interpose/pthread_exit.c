@@ -1,12 +1,12 @@
 #include <pthread.h>
 
 #include "export.h"
-#include "shim/runtime.h"
-
-void gmp_thread_exit(void *retval) __attribute__((noreturn));
+#include "shim/cancel.h"
 
 GMP_EXPORT void pthread_exit(void *retval)
 {
 	gmp_ensure_init();
-	gmp_thread_exit(retval);
+	/* A forced unwind: cleanup handlers and destructors of the thread's
+	 * frames run, then its exit (compat/unwind_exit.c). */
+	gmp_exit_unwind(retval);
 }

@@ -16,6 +16,7 @@
 #include <semaphore.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 #include "shim/sigwake.h"
@@ -129,6 +130,7 @@ static int kernel_wait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 
 GMP_EXPORT int sem_wait(sem_t *s)
 {
+	GMP_CANCEL_POINT;
 	real_init();
 	if (!ours(s))
 		return gmp_initialized ? kernel_wait(s, 0, NULL) : real.wait(s);
@@ -145,6 +147,7 @@ GMP_EXPORT int sem_trywait(sem_t *s)
 
 GMP_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	real_init();
 	if (!ours(s))
 		return gmp_initialized ? kernel_wait(s, clk, abstime) : real.clockwait(s, clk, abstime);
@@ -159,6 +162,7 @@ GMP_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs
 
 GMP_EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
+	GMP_CANCEL_POINT;
 	real_init();
 	if (!ours(s))
 		return gmp_initialized ? kernel_wait(s, CLOCK_REALTIME, abstime) : real.timedwait(s, abstime);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
 #include "shim/sigwake.h"
@@ -268,20 +269,23 @@ static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct t
 
 GMP_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
+	GMP_CANCEL_POINT;
 	return sigwait_filtered(set, info, ts);
 }
 
 GMP_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 {
+	GMP_CANCEL_POINT;
 	return sigwait_filtered(set, info, NULL);
 }
 
 GMP_EXPORT int sigwait(const sigset_t *set, int *sig)
 {
+	GMP_CANCEL_POINT;
 	int r;
 	do
 		r = sigwait_filtered(set, NULL, NULL);
-	while (r < 0 && errno == EINTR);
+	while (r < 0 && errno == EINTR && !gmp_cancel_requested(curg()));
 	if (r < 0)
 		return errno;
 	*sig = r;
@@ -290,11 +294,13 @@ GMP_EXPORT int sigwait(const sigset_t *set, int *sig)
 
 GMP_EXPORT int pause(void)
 {
+	GMP_CANCEL_POINT;
 	return (int)gmp_ret(gmp_blocking_syscall6(SYS_pause, 0, 0, 0, 0, 0, 0));
 }
 
 GMP_EXPORT int sigsuspend(const sigset_t *mask)
 {
+	GMP_CANCEL_POINT;
 	if (curg() == NULL)
 		return GMP_REAL(sigsuspend)(mask);
 	struct gmp_sigcall c;

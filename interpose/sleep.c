@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 
 GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
+	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000L || req->tv_sec < 0)
 		return EINVAL;
@@ -47,6 +49,7 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 
 GMP_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
+	GMP_CANCEL_POINT;
 	int err = clock_nanosleep(CLOCK_REALTIME, 0, req, rem);
 	if (err) {
 		errno = err;
@@ -57,12 +60,14 @@ GMP_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 
 GMP_EXPORT int usleep(useconds_t us)
 {
+	GMP_CANCEL_POINT;
 	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
 	return nanosleep(&ts, NULL);
 }
 
 GMP_EXPORT unsigned int sleep(unsigned int s)
 {
+	GMP_CANCEL_POINT;
 	struct timespec ts = { s, 0 }, rem = { 0, 0 };
 	if (nanosleep(&ts, &rem) == 0)
 		return 0;

@@ -1,6 +1,6 @@
 /* Calls that glibc would route to the OS thread behind a TID.  A G has no
- * OS thread of its own, so until cancellation lands they fail precisely
- * instead of acting on the wrong thread. */
+ * OS thread of its own, so they fail precisely instead of acting on the
+ * wrong thread.  (pthread_cancel, once here, is interpose/pthread_cancel.c.) */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,12 +9,3 @@
 
 #include "export.h"
 #include "shim/runtime.h"
-
-GMP_EXPORT int pthread_cancel(pthread_t t)
-{
-	gmp_ensure_init();
-	if (gmp_registry_get((void *)t) == NULL)
-		return ESRCH;
-	gmp_unsupported("pthread_cancel (ENOTSUP)");
-	return ENOTSUP;
-}

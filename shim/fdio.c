@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "cancel.h"
 #include "netpoll.h"
 
 /* Outside any G (a signal handler on an idle M): block the thread in
@@ -53,7 +54,7 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		/* A handler ran (a signal sent to this thread): the call ends
 		 * with EINTR unless the handler restarts calls and the socket
 		 * has no timeout (signal(7)). */
-		if (w == EINTR && (!gp->sigrestart || deadline >= 0))
+		if (w == EINTR && (!gp->sigrestart || deadline >= 0 || gmp_cancel_requested(gp)))
 			return -EINTR;
 	}
 }
@@ -104,6 +105,8 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len)
 					return -EINPROGRESS;
 				if (w == EBADF)
 					return -EBADF;
+				if (w == EINTR && gmp_cancel_requested(getg()))
+					return -EINTR; /* the connect goes on, as natively */
 				val = __atomic_load_n(&pd->wgen, __ATOMIC_ACQUIRE);
 				struct pollfd p = { .fd = fd, .events = POLLOUT };
 				if (gmp_syscall6(SYS_ppoll, (long)&p, 1, (long)&(struct timespec){ 0, 0 }, 0, 8, 0) > 0)

@@ -20,6 +20,7 @@
 
 #include "runtime.h"
 #include "sema.h"
+#include "cancel.h"
 #include "sigmask.h"
 #include "sigwake.h"
 
@@ -319,6 +320,8 @@ void gmp_sig_parked(struct m *mp, struct g *gp)
 {
 	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask)
 		interrupt_parked(mp, gp);
+	else
+		gmp_cancel_parked(mp, gp);
 }
 
 void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as)

@@ -23,6 +23,7 @@
 #include <ucontext.h>
 
 #include "compat/realsym.h"
+#include "cancel.h"
 #include "runtime.h"
 #include "sigmask.h"
 #include "sigwake.h"
@@ -155,6 +156,10 @@ void gmp_preempt_yield(void)
 	struct g *gp = getg();
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return;
+	/* An asynchronous cancellation the handler could not act on. */
+	uint32_t ch = gmp_cancel_word(gp);
+	if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
+		gmp_cancel_act();
 	gp->preempt = 0;
 	gp->m->p->ctr.preempts++;
 	gosched();
@@ -180,6 +185,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		struct g *gp = gmp_signal_g(uc);
 		if (gp && gmp_sig_deliverable(gp))
 			gmp_sig_deliver_pending();
+		gmp_cancel_signal(uc);
 		async_preempt(uc);
 		errno = saved;
 		return;

@@ -143,6 +143,15 @@ struct g {
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
 	uint32_t clockslot;       /* its pthread_getcpuclockid slot, 0: none */
+
+	/* Cancellation and exit (cancel.c, compat/unwind_exit.c).  The
+	 * cancelability state and the cancel request are glibc's own
+	 * cancelhandling word in the TCB, which glibc's code reads too. */
+	uint32_t cancelpoint;     /* depth of cancellation points it is inside */
+	uint32_t cancelkick;      /* pthread_cancel ended the wait of the point it is in */
+	bool exitset;             /* retval holds pthread_exit's value (else: cancelled) */
+	void *entrybuf;           /* the bottom __pthread_unwind_buf_t (gmain's frame) */
+	unsigned char unwind_exc[64] __attribute__((aligned(16))); /* the forced unwind's _Unwind_Exception */
 	struct gmp_timer timer;   /* for timed parks */
 
 	/* Pthread keys. */
@@ -410,7 +419,8 @@ void gmp_rescue_fork(struct m *mp);
 enum probe gmp_rescue_probe(struct p *pp);
 
 /* preempt.c: the runtime's signal and what it carries. */
-enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5 };
+enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5,
+		  SIGREQ_CANCEL = 6 };
 extern int gmp_preemptsig;        /* GMP_PREEMPTSIG, SIGURG by default */
 extern int64_t gmp_timeslice_ns;  /* GMP_TIMESLICE; 0: no preemption */
 extern bool gmp_asyncpreemptoff;  /* GMPDEBUG=asyncpreemptoff=1 */

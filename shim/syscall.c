@@ -8,7 +8,11 @@
  * the one place where the shim lets a G block its M. */
 #include <errno.h>
 
+#include "cancel.h"
 #include "runtime.h"
+
+long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, long a3, long a4, long a5,
+			     long a6);
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -145,7 +149,17 @@ long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long
 	struct g *gp = getg();
 	uint32_t handled = gp ? gp->nhandled : 0;
 	for (;;) {
-		long r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
+		long r;
+		/* Inside a cancellation point with cancellation enabled,
+		 * pthread_cancel must be able to stop the call (cancel.c). */
+		if (gp && __atomic_load_n(&gp->cancelpoint, __ATOMIC_RELAXED) &&
+		    !(gmp_cancel_word(gp) & (CH_DISABLED | CH_EXITING))) {
+			r = gmp_syscall_cancel_arch(&gp->cancelkick, nr, a1, a2, a3, a4, a5, a6);
+			if (r == -ECANCELED || (r == -EINTR && gmp_cancel_requested(gp)))
+				return -EINTR; /* the point's end acts on it */
+		} else {
+			r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
+		}
 		if (r != -EINTR || gp == NULL || gp->nhandled != handled)
 			return r;
 	}

@@ -1,9 +1,12 @@
 /* Thread lifecycle on top of the scheduler: creating a G (Go's newproc1),
  * its exit (goexit0) and joining or detaching it. */
 #include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <string.h>
 
 #include "compat/tls.h"
+#include "cancel.h"
 #include "runtime.h"
 #include "sema.h"
 #include "sigmask.h"
@@ -14,10 +17,25 @@ int gmp_newtid(void);
 uintptr_t gmp_stack_top(struct g *gp);
 void gmp_unmap_g(struct g *gp);
 
-static void gmain(void *arg)
+/* The bottom of every G's stack, as NPTL's start_thread: the record that
+ * ends the thread's cleanup chain (glibc's cleanup_jmp_buf), where a forced
+ * unwind for pthread_exit or cancellation lands (compat/unwind_exit.c). */
+static void grun(void)
 {
-	struct g *gp = arg;
-	gmp_san_after_switch(NULL);
+	__pthread_unwind_buf_t entry;
+	/* The record is smaller than a jmp_buf: the signal mask part, which
+	 * a savemask of 0 leaves alone, is missing (as in glibc's macros). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+	if (__sigsetjmp((struct __jmp_buf_tag *)(void *)entry.__cancel_jmp_buf, 0) != 0) {
+#pragma GCC diagnostic pop
+		struct g *gp = getg();
+		gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
+	}
+	struct g *gp = getg();
+	memset(entry.__pad, 0, sizeof entry.__pad);
+	gp->entrybuf = &entry;
+	*gmp_tls_cleanup_jmp_buf(gp->tcb) = &entry;
 	if (__builtin_expect(gp->sigpending != 0, 0))
 		gmp_sig_deliver_pending(); /* sent before it first ran */
 	gmp_tls_thread_start();
@@ -26,6 +44,13 @@ static void gmain(void *arg)
 		gmp_thread_exit((void *)(intptr_t)start(gp->arg));
 	}
 	gmp_thread_exit(gp->start_routine(gp->arg));
+}
+
+static void gmain(void *arg)
+{
+	(void)arg;
+	gmp_san_after_switch(NULL);
+	grun();
 }
 
 /* Clears what a previous thread left in a reused G. */
@@ -43,6 +68,10 @@ static void greset(struct g *gp)
 	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
 	gp->specific_used = false;
 	gp->robustheld = 0;
+	gp->cancelpoint = 0;
+	gp->cancelkick = 0;
+	gp->exitset = false;
+	gp->entrybuf = NULL;
 }
 
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg)
@@ -147,11 +176,15 @@ int gmp_join(const void *thread, void **retval, int64_t deadline)
 			continue;
 		/* We are the joiner now: wait for the exit. */
 		while (__atomic_load_n(&gp->joinstate, __ATOMIC_ACQUIRE) == JS_JOINING) {
-			if (gmp_futexwait(&gp->joinstate, JS_JOINING, deadline, WAIT_JOIN) == ETIMEDOUT) {
+			int w = gmp_futexwait(&gp->joinstate, JS_JOINING, deadline, WAIT_JOIN);
+			/* Cancelled while joining: the target stays joinable
+			 * (POSIX), as after a timeout. */
+			bool cancel = w == EINTR && gmp_cancel_requested(self);
+			if (w == ETIMEDOUT || cancel) {
 				uint32_t expect = JS_JOINING;
 				if (__atomic_compare_exchange_n(&gp->joinstate, &expect, JS_JOINABLE, 0,
 								__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-					return ETIMEDOUT;
+					return cancel ? EINTR : ETIMEDOUT;
 			}
 		}
 		break;
@@ -163,6 +196,9 @@ int gmp_join(const void *thread, void **retval, int64_t deadline)
 	if (retval)
 		*retval = gp->retval;
 	reap(gmp_getp(), gp);
+	/* The join happened: a cancellation that ended the wait too late acts
+	 * at the next cancellation point instead, as the target is gone. */
+	__atomic_store_n(&self->cancelkick, 0, __ATOMIC_SEQ_CST);
 	return 0;
 }
 

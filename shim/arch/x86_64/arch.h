@@ -22,6 +22,8 @@ void gmp_arch_setfs(void *tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
 bool gmp_arch_signal_at_syscall(void *uc, long nr);
+void gmp_arch_signal_set_pc(void *uc, uintptr_t pc);
+bool gmp_arch_signal_in_syscall(void *uc);
 
 static inline void *gmp_arch_tp(void)
 {

@@ -69,3 +69,22 @@ bool gmp_arch_signal_at_syscall(void *ucv, long nr)
 	const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
 	return ip[0] == 0x0f && ip[1] == 0x05 && uc->uc_mcontext.gregs[REG_RAX] == nr;
 }
+
+/* Where a handler's return resumes the interrupted context. */
+void gmp_arch_signal_set_pc(void *ucv, uintptr_t pc)
+{
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+}
+
+/* Whether the interrupted context is at a system call: on a syscall
+ * instruction (about to enter it, or to restart it after the handler), or
+ * just past one that the handler ended with EINTR. */
+bool gmp_arch_signal_in_syscall(void *ucv)
+{
+	ucontext_t *uc = ucv;
+	const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+	if (ip[0] == 0x0f && ip[1] == 0x05)
+		return true;
+	return uc->uc_mcontext.gregs[REG_RAX] == -4 && ip[-2] == 0x0f && ip[-1] == 0x05;
+}

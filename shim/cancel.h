@@ -1,0 +1,86 @@
+/* Thread cancellation (cancel.c, compat/unwind_exit.c).
+ *
+ * The cancelability state, type and the request itself live in glibc's own
+ * cancelhandling word in the G's TCB, in glibc 2.36's bit layout, so that
+ * glibc's cancellation points inside libc (those we do not interpose; they
+ * check the word through __pthread_enable_asynccancel) see the same state
+ * as ours. */
+#ifndef GMP_CANCEL_H
+#define GMP_CANCEL_H
+
+#include "compat/tls.h"
+#include "runtime.h"
+
+#define CH_DISABLED 0x01   /* PTHREAD_CANCEL_DISABLE */
+#define CH_ASYNC 0x02      /* PTHREAD_CANCEL_ASYNCHRONOUS */
+#define CH_CANCELED 0x08   /* pthread_cancel was called */
+#define CH_EXITING 0x10    /* unwinding or exiting: no more cancellation */
+#define CH_TERMINATED 0x20 /* the thread is over */
+
+/* Enabled, requested, and not already on its way out. */
+static inline bool gmp_cancel_due(uint32_t ch)
+{
+	return (ch & (CH_DISABLED | CH_CANCELED | CH_EXITING | CH_TERMINATED)) == CH_CANCELED;
+}
+
+static inline uint32_t gmp_cancel_word(struct g *gp)
+{
+	return __atomic_load_n(gmp_tls_cancelhandling(gp->tcb), __ATOMIC_SEQ_CST);
+}
+
+/* Acts on the running G's cancellation: a forced unwind to its entry. */
+void gmp_cancel_act(void) __attribute__((noreturn));
+int gmp_cancel(struct g *gp);
+void gmp_cancel_signal(void *uc);
+void gmp_cancel_parked(struct m *mp, struct g *gp);
+
+/* pthread_cancel ended (or is ending) the wait of the cancellation point
+ * gp is in, and the cancellation is still due: the wait must not start
+ * again. */
+static inline bool gmp_cancel_requested(struct g *gp)
+{
+	return gp != NULL && __atomic_load_n(&gp->cancelkick, __ATOMIC_SEQ_CST) &&
+	       gmp_cancel_due(gmp_cancel_word(gp));
+}
+
+/* A POSIX cancellation point: GMP_CANCEL_POINT; at the top of an
+ * interposed call acts on a request already made, and marks the G as inside
+ * a point until the call returns, so that pthread_cancel ends its wait; if
+ * it did, the cancellation acts on the way out (a condition wait has then
+ * relocked its mutex, as POSIX requires before the cleanup handlers). */
+struct gmp_cancelscope {
+	struct g *gp;
+};
+
+static inline struct gmp_cancelscope gmp_cancel_enter(void)
+{
+	struct g *gp = getg();
+	if (gp == NULL)
+		return (struct gmp_cancelscope){ NULL };
+	__atomic_add_fetch(&gp->cancelpoint, 1, __ATOMIC_SEQ_CST);
+	if (__builtin_expect(gmp_cancel_due(gmp_cancel_word(gp)), 0))
+		gmp_cancel_act();
+	return (struct gmp_cancelscope){ gp };
+}
+
+static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
+{
+	if (s->gp == NULL)
+		return;
+	if (__builtin_expect(gmp_cancel_requested(s->gp), 0))
+		gmp_cancel_act();
+	/* Only the G itself writes its count: a plain store will do. */
+	__atomic_store_n(&s->gp->cancelpoint, s->gp->cancelpoint - 1, __ATOMIC_RELEASE);
+}
+
+#define GMP_CANCEL_POINT                                                                           \
+	struct gmp_cancelscope gmp_cancelscope_                                                    \
+		__attribute__((cleanup(gmp_cancel_leave), unused)) = gmp_cancel_enter()
+
+/* compat/unwind_exit.c */
+void gmp_unwind_load(void);
+void gmp_unwind(void *buf) __attribute__((noreturn));
+void gmp_exit_unwind(void *retval) __attribute__((noreturn));
+void gmp_main_adopt_record(void);
+
+#endif
