@@ -197,6 +197,26 @@ GMP_EXPORT int raise(int sig)
 	return 0;
 }
 
+/* One wait in the kernel.  A signal pthread_kill sends to a G is kept on
+ * the G while the G blocks it, which a kernel wait would never see: for
+ * the wait the waited set counts as unblocked on the G (the kernel mask
+ * still blocks it), so such a signal, sent before or during the wait, is
+ * raised on the G's M, blocked there, and the wait dequeues it. */
+static long sigtimedwait_g(const sigset_t *set, siginfo_t *info, const struct timespec *tsp)
+{
+	struct g *gp = curg();
+	if (gp == NULL)
+		return gmp_blocking_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
+	uint64_t want, open;
+	memcpy(&want, set, sizeof want);
+	open = __atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & ~want;
+	struct gmp_sigcall c;
+	gmp_sig_masked_enter(&c, &open);
+	long r = gmp_syscall_intr(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
+	gmp_sig_masked_exit(&c);
+	return r;
+}
+
 /* Signal waits.  The runtime's own requests are thread-directed and never
  * meant for the program: a wait that dequeues one handles it as the
  * handler would have and waits again. */
@@ -215,7 +235,7 @@ static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct t
 			left = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
 			tsp = &left;
 		}
-		long r = gmp_blocking_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
+		long r = sigtimedwait_g(set, info, tsp);
 		if (r < 0 || !gmp_sig_is_runtime(info))
 			return (int)gmp_ret(r);
 	}
