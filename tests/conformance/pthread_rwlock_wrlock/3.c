@@ -1,5 +1,5 @@
-/* pthread_rwlock_wrlock by the thread already holding the lock (for read or
- * write) fails with EDEADLK on this system (POSIX pthread_rwlock_wrlock,
+/* pthread_rwlock_wrlock by the thread already holding the write lock fails
+ * with EDEADLK on this system (POSIX pthread_rwlock_wrlock,
  * "may fail" EDEADLK). */
 #include "../conform.h"
 static pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
