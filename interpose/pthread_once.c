@@ -6,6 +6,15 @@
 
 enum { ONCE_INIT = 0, ONCE_RUNNING = 1, ONCE_DONE = 2, ONCE_RUNNING_WAITERS = 3 };
 
+/* An init routine that is cancelled leaves the once as if never run
+ * (POSIX): the next caller runs it, and waiters wake to try. */
+static void once_cancelled(void *arg)
+{
+	uint32_t *w = arg;
+	if (__atomic_exchange_n(w, ONCE_INIT, __ATOMIC_ACQ_REL) == ONCE_RUNNING_WAITERS)
+		gmp_futexwake(w, 1 << 30);
+}
+
 GMP_EXPORT int pthread_once(pthread_once_t *once, void (*init)(void))
 {
 	uint32_t *w = (uint32_t *)once;
@@ -16,7 +25,9 @@ GMP_EXPORT int pthread_once(pthread_once_t *once, void (*init)(void))
 		if (v == ONCE_INIT) {
 			if (!__atomic_compare_exchange_n(w, &v, ONCE_RUNNING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 				continue;
+			pthread_cleanup_push(once_cancelled, w);
 			init();
+			pthread_cleanup_pop(0);
 			if (__atomic_exchange_n(w, ONCE_DONE, __ATOMIC_ACQ_REL) == ONCE_RUNNING_WAITERS)
 				gmp_futexwake(w, 1 << 30);
 			return 0;

@@ -54,6 +54,10 @@ static int tryrd(struct gmp_rwlock *rw)
 
 static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 {
+	/* The writer itself asking to read would wait for itself forever;
+	 * glibc reports it, as POSIX allows. */
+	if (rw->writer == getg()->tid && (rw->state & WRITER))
+		return EDEADLK;
 	for (;;) {
 		int err = tryrd(rw);
 		if (err != EBUSY)

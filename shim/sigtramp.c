@@ -8,10 +8,11 @@
  * A process-directed signal goes to the main thread if that thread takes
  * it, as the kernel prefers it: the signal goes pending on main's G (with
  * the sender's siginfo kept aside), which interrupts its wait, and main
- * raises it on itself and handles it with that siginfo.  Otherwise, and
- * for faults and signals sent to one thread, the handler runs where the
- * signal landed: at once in a G's context, as the kernel would have run
- * it; on g0 with the M's own TLS. */
+ * raises it on itself and handles it with that siginfo.  If main blocks it
+ * and it landed on an M without a G, it goes the same way to another G
+ * that takes it.  Faults, signals sent to one thread, and a signal no G
+ * takes run the handler where they landed: at once in a G's context, as
+ * the kernel would have run it; on g0 with the M's own TLS. */
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
@@ -59,15 +60,46 @@ static bool synchronous(int sig, const siginfo_t *si)
 				   sig == SIGTRAP || sig == SIGSYS);
 }
 
-static bool forward_to_main(int sig, const siginfo_t *si)
+/* Hands a process-directed signal to gp if that thread takes it: pending
+ * on its G with the sender's siginfo kept aside, which interrupts its
+ * wait; it raises the signal on itself and handles it with that siginfo. */
+static bool forward_to(struct g *gp, int sig, const siginfo_t *si)
 {
-	struct g *gp = &gmp_main_g;
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
 	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
 		return false;
 	struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
 	gmp_sig_send_info(NULL, gp, sig, &f);
 	return true;
+}
+
+static bool forward_to_main(int sig, const siginfo_t *si)
+{
+	return forward_to(&gmp_main_g, sig, si);
+}
+
+struct taker {
+	int sig;
+	const siginfo_t *si;
+	bool done;
+};
+
+static void try_taker(struct g *gp, void *arg)
+{
+	struct taker *t = arg;
+	if (!t->done && gp != &gmp_main_g)
+		t->done = forward_to(gp, t->sig, t->si);
+}
+
+/* Landed on an M without a G while main blocks it: the kernel would have
+ * picked some thread that takes it, so some G that takes it gets it (the
+ * registry walk takes no lock: this handler may have interrupted its
+ * holder). */
+static bool forward_to_taker(int sig, const siginfo_t *si)
+{
+	struct taker t = { sig, si, false };
+	gmp_registry_foreach_unlocked(try_taker, &t);
+	return t.done;
 }
 
 void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
@@ -94,7 +126,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		call_handler(sig, si, uc);
 		return;
 	}
-	if (process && forward_to_main(sig, si))
+	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))
 		return;
 	/* Run here.  On g0 the FS base may name a G running on another M:
 	 * the handler gets the M's own TLS instead, and the shim's calls it

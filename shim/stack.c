@@ -78,9 +78,13 @@ struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t us
 		gp->stack_size = user_size;
 		return gp;
 	}
-	stack_size = (stack_size + pagesize - 1) & ~(pagesize - 1);
+	/* POSIX promises that PTHREAD_STACK_MIN (16 KiB) is enough to create
+	 * a thread, but TLS, TCB and a struct g leave little of that: a stack
+	 * too small for them plus four pages gets that much, as glibc too
+	 * rounds a small stack up. */
 	if (stack_size < reserve + 4 * pagesize)
-		return NULL;
+		stack_size = reserve + 4 * pagesize;
+	stack_size = (stack_size + pagesize - 1) & ~(pagesize - 1);
 	size_t total = stack_size + guard_size;
 	void *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);

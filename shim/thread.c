@@ -111,6 +111,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->createpc = ta->createpc;
 	gp->parentgoid = getg()->goid;
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
+	gmp_arch_inherit_fpenv(gp->sched_sp);
 	gmp_san_g_new(gp);
 	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
 	gmp_registry_add(gp);

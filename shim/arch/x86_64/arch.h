@@ -14,6 +14,7 @@ void gmp_swap(uintptr_t *save_sp, uintptr_t new_sp);
  * gmp_swap, calls entry(arg) with a fresh ABI-conforming frame.  entry must
  * not return.  Returns the sp to hand to gmp_swap. */
 uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void *arg);
+void gmp_arch_inherit_fpenv(uintptr_t sp);
 
 /* Points the thread register at a TCB: wrfsbase when the kernel allows it,
  * else arch_prctl.  Costs a few us under a hypervisor without FSGSBASE, so

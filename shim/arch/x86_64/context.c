@@ -34,6 +34,18 @@ uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void 
 	return (uintptr_t)sp;
 }
 
+/* A thread inherits its creator's floating-point environment (POSIX
+ * pthread_create): the new context's saved control words become the
+ * caller's own, as the kernel's copy of the FPU state does for clone. */
+void gmp_arch_inherit_fpenv(uintptr_t sp)
+{
+	uint32_t mxcsr;
+	uint16_t cw;
+	__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+	__asm__ volatile("fnstcw %0" : "=m"(cw));
+	*(uintptr_t *)sp = mxcsr | ((uintptr_t)cw << 32);
+}
+
 static int have_wrfsbase;
 
 void gmp_arch_init(void)

@@ -1,0 +1,29 @@
+/* A recursive mutex locked once can be used with pthread_cond_wait, which
+ * releases it and takes it back (POSIX pthread_cond_wait). */
+#include "../conform.h"
+static pthread_mutex_t m;
+static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+static int flag;
+static void *fn(void *a)
+{
+	pthread_mutex_lock(&m);
+	flag = 1;
+	pthread_cond_signal(&c);
+	pthread_mutex_unlock(&m);
+	return NULL;
+}
+int main(void)
+{
+	pthread_mutexattr_t a;
+	OK(pthread_mutexattr_init(&a));
+	OK(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE));
+	OK(pthread_mutex_init(&m, &a));
+	OK(pthread_mutex_lock(&m));
+	pthread_t t = spawn(fn, NULL);
+	while (!flag)
+		OK(pthread_cond_wait(&c, &m));
+	OK(pthread_mutex_unlock(&m));
+	EXPECT(pthread_mutex_unlock(&m), EPERM);
+	join(t);
+	pass();
+}

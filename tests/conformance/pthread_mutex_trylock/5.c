@@ -1,0 +1,15 @@
+/* pthread_mutex_trylock by the owner of a normal mutex returns EBUSY (POSIX
+ * pthread_mutex_trylock). */
+#include "../conform.h"
+int main(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t m;
+	OK(pthread_mutexattr_init(&a));
+	OK(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_NORMAL));
+	OK(pthread_mutex_init(&m, &a));
+	OK(pthread_mutex_lock(&m));
+	EXPECT(pthread_mutex_trylock(&m), EBUSY);
+	OK(pthread_mutex_unlock(&m));
+	pass();
+}

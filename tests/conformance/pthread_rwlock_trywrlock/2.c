@@ -1,0 +1,13 @@
+/* pthread_rwlock_trywrlock fails with EBUSY while another writer holds the
+ * lock, and succeeds once it is free (POSIX pthread_rwlock_trywrlock). */
+#include "../conform.h"
+static pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+static void *fn(void *a) { int r = pthread_rwlock_trywrlock(&l); if (r == 0) pthread_rwlock_unlock(&l); return (void *)(intptr_t)r; }
+int main(void)
+{
+	OK(pthread_rwlock_wrlock(&l));
+	CHECK(join(spawn(fn, NULL)) == (void *)EBUSY);
+	OK(pthread_rwlock_unlock(&l));
+	CHECK(join(spawn(fn, NULL)) == 0);
+	pass();
+}
