@@ -197,8 +197,11 @@ int main(void)
 	pthread_create(&t, NULL, async_spin, NULL);
 	sem_wait(&ready);
 	pause_ms(20);
-	printf("  pthread_cancel = %d\n", pthread_cancel(t));
+	/* Printed after the join: the handler may print before
+	 * pthread_cancel even returns. */
+	int async_rc = pthread_cancel(t);
 	report("async_spin", t, PTHREAD_CANCELED);
+	printf("  pthread_cancel = %d\n", async_rc);
 
 	printf("deferred cancel of a loop:\n");
 	pthread_create(&t, NULL, deferred_spin, NULL);
