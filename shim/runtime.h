@@ -429,6 +429,7 @@ struct g *gfget(struct p *pp, size_t stack_size, size_t guard_size);
 struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t user_size);
 size_t gmp_default_stacksize(void);
 void gmp_guard_pages(void *addr, size_t len);
+uintptr_t gmp_stack_top(struct g *gp);
 
 /* registry.c: the set of live pthread_t values. */
 void gmp_registry_add(struct g *gp);

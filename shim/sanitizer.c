@@ -12,6 +12,9 @@
  * says how far that gets a sanitized program. */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "compat/tls.h"
 
 #include "runtime.h"
 #include "sanitizer.h"
@@ -22,6 +25,10 @@
 #endif
 
 struct gmp_san gmp_san;
+
+static void (*lsan_register)(const void *, size_t);
+static int lsan_armed;
+static void lsan_roots_at_exit(void);
 
 #define PAGE 4096
 
@@ -78,6 +85,8 @@ void gmp_san_g_new(struct g *gp)
 	if (RUNNING_ON_VALGRIND)
 		vg_register(gp, (uintptr_t)gp->stack_lo, (uintptr_t)gp->stack_lo + gp->stack_size);
 #endif
+	if (lsan_register && !__atomic_exchange_n(&lsan_armed, 1, __ATOMIC_ACQ_REL))
+		atexit(lsan_roots_at_exit);
 	if (gmp_san.tsan_create && gp->tsan_fiber == NULL)
 		gp->tsan_fiber = gmp_san.tsan_create(0);
 }
@@ -103,6 +112,47 @@ void gmp_san_m_started(struct m *mp, _Bool own_thread)
 	if (gmp_san.tsan_create == NULL || mp->tsan_fiber)
 		return;
 	mp->tsan_fiber = own_thread ? gmp_san.tsan_current() : gmp_san.tsan_create(0);
+}
+
+/* LeakSanitizer (in ASan, or alone) finds the live threads by asking the
+ * kernel which tasks the process has and looking each TID up in its own
+ * thread registry: it scans the stack and TLS of at most one G per M, and
+ * not from where that G's stack really is.  A pointer held only on the
+ * stack or in the TLS of a parked G would be a leak.  So just before
+ * LSan's check at exit every live G's stack, from its saved stack pointer
+ * up, and its TLS/TCB are made LSan root regions.  Running Gs are not
+ * stopped here: their whole stack is given, below the stack pointer too.
+ *
+ * "Just before": LSan's check is an atexit handler of the sanitizer
+ * library, run by ld.so's _dl_fini, which __libc_start_main registered
+ * with exit just before main.  Our handler must be registered after that,
+ * so exit runs it first: it is registered when the first thread is
+ * created, not in the constructor. */
+static void lsan_root(struct g *gp, void *arg)
+{
+	(void)arg;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
+	if (st == G_IDLE || st == G_DEAD || gp->stack_lo == NULL)
+		return;
+	uintptr_t lo = (uintptr_t)gp->stack_lo;
+	uintptr_t top = (gp->flags & (G_MAIN | G_USERSTACK)) ? lo + gp->stack_size : gmp_stack_top(gp);
+	uintptr_t sp = gp->sched_sp;
+	if ((st == G_RUNNABLE || st == G_WAITING) && sp > lo && sp < top)
+		lo = sp;
+	lsan_register((const void *)lo, top - lo);
+	if (gp->flags & G_MAIN) {
+		uintptr_t tls = gmp_tls_lowest(gp->tcb);
+		lsan_register((const void *)tls, gmp_tls_reserve());
+	} else if (gp->flags & G_USERSTACK) {
+		lsan_register(gp->map_base, gp->map_size);
+	} else {
+		lsan_register((const void *)top, (uintptr_t)gp->stack_lo + gp->stack_size - top);
+	}
+}
+
+static void lsan_roots_at_exit(void)
+{
+	gmp_registry_foreach(lsan_root, NULL);
 }
 
 void gmp_sanitizer_init(void)
@@ -132,5 +182,6 @@ void gmp_sanitizer_init(void)
 		for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
 			gmp_san_m_started(mp, mp->id != 0);
 	}
+	lsan_register = (void (*)(const void *, size_t))dlsym(RTLD_DEFAULT, "__lsan_register_root_region");
 	gmp_san.active = gmp_san.asan_start != NULL || gmp_san.tsan_switch != NULL;
 }

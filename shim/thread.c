@@ -11,7 +11,6 @@
 void gmp_thread_exit(void *retval) __attribute__((noreturn));
 void gmp_ready_on(struct m *mp, struct g *gp);
 int gmp_newtid(void);
-uintptr_t gmp_stack_top(struct g *gp);
 void gmp_unmap_g(struct g *gp);
 
 static void gmain(void *arg)
