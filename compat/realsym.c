@@ -1,9 +1,15 @@
 #include <dlfcn.h>
+#include <time.h>
 
 #include "realsym.h"
 #include "shim/debug.h"
 
 struct gmp_real gmp_real;
+
+/* libc's, not a sanitizer's interceptor in front of it: the runtime reads
+ * the clock on g0, where TSan's would record a write to the g0 stack as
+ * made by whatever G last ran there.  libc's own until the lookup. */
+int (*gmp_clock_gettime)(clockid_t, struct timespec *) = clock_gettime;
 
 static void *need(const char *name)
 {
@@ -44,6 +50,7 @@ void gmp_realsym_init(void)
 	REAL(pthread_rwlock_unlock);
 	REAL(pthread_rwlock_destroy);
 #undef REAL
+	gmp_clock_gettime = need("clock_gettime");
 }
 
 void *gmp_dlsym_next(const char *name)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "compat/realsym.h"
 #include "shim/runtime.h"
 
 /* Reads a pthread_attr_t through glibc's own getters: attributes are
@@ -41,6 +42,9 @@ static void read_attr(const pthread_attr_t *attr, struct gmp_threadattr *ta)
 GMP_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *),
 			      void *arg)
 {
+	extern __thread int gmp_creating_os_thread; /* mstart.c */
+	if (__builtin_expect(gmp_creating_os_thread, 0))
+		return gmp_real.pthread_create(thread, attr, start, arg);
 	gmp_ensure_init();
 	struct gmp_threadattr ta = { .createpc = (uintptr_t)__builtin_return_address(0) };
 	if (attr) {

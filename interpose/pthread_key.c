@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "export.h"
@@ -88,8 +89,13 @@ static struct g *key_g(bool create)
 	if (gp == NULL && !__atomic_load_n(&gmp_initialized, __ATOMIC_ACQUIRE) && initial_thread())
 		return &gmp_main_g;
 	if (gp == NULL) {
-		if (keyholder == NULL && create)
-			keyholder = calloc(1, sizeof *keyholder);
+		if (keyholder == NULL && create) {
+			/* Not malloc: TSan stores a key on a new thread before
+			 * its malloc works there (__tsan_thread_start_func). */
+			void *m = mmap(NULL, sizeof *keyholder, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				       -1, 0);
+			keyholder = m == MAP_FAILED ? NULL : m;
+		}
 		gp = keyholder;
 	}
 	return gp;

@@ -17,7 +17,7 @@
 int64_t gmp_nanotime(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
+	gmp_clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -236,7 +236,7 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	struct m *mp = gp->m;
 	mp->after_switch = fn;
 	mp->after_arg = arg;
-	gmp_san_before_switch(&gp->asan_fake, mp->tsan_fiber, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
+	gmp_san_before_switch(&gp->asan_fake, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
 	gmp_san_after_switch(gp->asan_fake);
 	/* Resumed, possibly on another M.  Signals sent to the thread
@@ -548,7 +548,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	}
 	gmp_sigmask_load(mp, gp);
 	gmp_altstack_load(mp, gp);
-	gmp_san_before_switch(&mp->asan_fake, gp->tsan_fiber, gp->stack_lo, gp->stack_size);
+	gmp_san_before_switch(&mp->asan_fake, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
 	gmp_san_after_switch(mp->asan_fake);
 	g0_after_switch(mp, gp);

@@ -157,7 +157,6 @@ struct g {
 	uint64_t parentgoid;      /* the G that created it */
 	int64_t waitsince;        /* when it last parked (ns, monotonic) */
 	void *asan_fake;          /* ASan fake stack saved across a switch */
-	void *tsan_fiber;         /* TSan fiber of this G */
 };
 
 #define RUNQ_SIZE 256
@@ -188,8 +187,11 @@ struct p {
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
- * [struct m][guard page][g0 stack ... NPTL TCB at the top]. */
-#define M_REGION_SIZE (256 * 1024)
+ * [struct m][guard page][g0 stack ... NPTL TCB at the top].  256 KiB,
+ * more where the static TLS is large (TSan's is 768 KiB): gmp_init sets it
+ * once, before the first M. */
+extern uintptr_t gmp_m_region_size;
+#define M_REGION_SIZE gmp_m_region_size
 
 struct m {
 	int id;
@@ -223,7 +225,6 @@ struct m {
 	void *dump_uc;            /* its interrupted context while a dump holds it */
 	uint32_t dump_ack;        /* it stopped for a dump (gdump.c) */
 	void *asan_fake;          /* ASan fake stack of g0 across a switch */
-	void *tsan_fiber;         /* TSan fiber of g0 */
 };
 
 struct sched {
@@ -308,6 +309,9 @@ struct gmp_threadattr {
 	uint64_t sigmask;
 };
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg);
+
+/* compat/realsym.c: libc's clock_gettime (the runtime's clock reads). */
+extern int (*gmp_clock_gettime)(clockid_t, struct timespec *);
 
 /* init.c */
 void gmp_init(void);
@@ -471,7 +475,7 @@ void gmp_dump_serve_stop(void *uc);
 static inline int64_t gmp_coarsetime(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	gmp_clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 

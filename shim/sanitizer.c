@@ -5,11 +5,18 @@
  * between them is a switch and not a huge frame.  The client requests are
  * a few no-op instructions when not running under valgrind.
  *
- * ASan and TSan: their fiber interfaces (__sanitizer_start_switch_fiber /
- * __sanitizer_finish_switch_fiber, __tsan_create_fiber /
- * __tsan_switch_to_fiber) are looked up with dlsym when the program
- * carries those runtimes, and called around every gmp_swap.  docs/compat.md
- * says how far that gets a sanitized program. */
+ * ASan and TSan keep their per-thread state where a G has its own copy:
+ * ASan's under a pthread key (ours are per G), TSan's in static TLS (each
+ * G has its own TLS block).  So each G is a thread of its own to them, made
+ * by their pthread_create interceptor around ours.  ASan also records the
+ * thread's stack bounds: its fiber interface
+ * (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber,
+ * looked up with dlsym) is called around every gmp_swap, so that code on
+ * g0 is known to run on the g0 stack.  TSan's fiber interface is not used:
+ * a TSan fiber is a thread state of its own that __tsan_switch_to_fiber
+ * installs in the current TLS block, which would replace the state TSan's
+ * thread start set up in the G's TLS; the FS switch already selects the
+ * right one.  docs/compat.md says how far this gets a sanitized program. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -87,8 +94,6 @@ void gmp_san_g_new(struct g *gp)
 #endif
 	if (lsan_register && !__atomic_exchange_n(&lsan_armed, 1, __ATOMIC_ACQ_REL))
 		atexit(lsan_roots_at_exit);
-	if (gmp_san.tsan_create && gp->tsan_fiber == NULL)
-		gp->tsan_fiber = gmp_san.tsan_create(0);
 }
 
 void gmp_san_m_new(struct m *mp)
@@ -102,16 +107,6 @@ void gmp_san_m_new(struct m *mp)
 	}
 #endif
 	(void)mp;
-}
-
-/* M0's g0 is a context we build on the main thread, so it needs a TSan
- * fiber of its own; the other g0s run on their own NPTL threads, which TSan
- * saw being created, and their fiber is the thread's. */
-void gmp_san_m_started(struct m *mp, _Bool own_thread)
-{
-	if (gmp_san.tsan_create == NULL || mp->tsan_fiber)
-		return;
-	mp->tsan_fiber = own_thread ? gmp_san.tsan_current() : gmp_san.tsan_create(0);
 }
 
 /* LeakSanitizer (in ASan, or alone) finds the live threads by asking the
@@ -170,18 +165,6 @@ void gmp_sanitizer_init(void)
 		gmp_san.asan_start = (void (*)(void **, const void *, size_t))start;
 		gmp_san.asan_finish = (void (*)(void *, const void **, size_t *))finish;
 	}
-	void *create = dlsym(RTLD_DEFAULT, "__tsan_create_fiber");
-	void *sw = dlsym(RTLD_DEFAULT, "__tsan_switch_to_fiber");
-	void *cur = dlsym(RTLD_DEFAULT, "__tsan_get_current_fiber");
-	if (create && sw && cur) {
-		gmp_san.tsan_create = (void *(*)(unsigned))create;
-		gmp_san.tsan_switch = (void (*)(void *, unsigned))sw;
-		gmp_san.tsan_current = (void *(*)(void))cur;
-		struct g *gp = getg();
-		gp->tsan_fiber = gmp_san.tsan_current(); /* main runs on the main thread */
-		for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
-			gmp_san_m_started(mp, mp->id != 0);
-	}
 	lsan_register = (void (*)(const void *, size_t))dlsym(RTLD_DEFAULT, "__lsan_register_root_region");
-	gmp_san.active = gmp_san.asan_start != NULL || gmp_san.tsan_switch != NULL;
+	gmp_san.active = gmp_san.asan_start != NULL;
 }
