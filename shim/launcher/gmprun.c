@@ -81,6 +81,8 @@ int main(int argc, char **argv)
 	 * runtime the program needs goes first of all. */
 	char san[256];
 	const char *first = gmp_sanitizer_runtime(argv[i], san, sizeof san) == 0 ? san : NULL;
+	if (first == NULL) /* a shim built with -Dsanitize_shim=address */
+		first = gmp_sanitizer_runtime(lib, san, sizeof san) == 0 ? san : NULL;
 	const char *old = getenv("LD_PRELOAD");
 	size_t len = strlen(lib) + (old ? strlen(old) : 0) + (first ? strlen(first) : 0) + 3;
 	char *all = malloc(len);

@@ -3,8 +3,9 @@
 #define GMP_SANRUNTIME_H
 #include <stddef.h>
 
-/* Looks cmd up as execvp would and stores the DT_NEEDED name of its
- * ASan/TSan/LSan runtime (such as "libasan.so.8") in out.  Returns 0, or
+/* Looks cmd up as execvp would (or takes it as a path if it has a slash)
+ * and stores the DT_NEEDED name of its ASan/TSan/LSan runtime (such as
+ * "libasan.so.8") in out.  Returns 0, or
  * -1 when the program needs none (or cannot be read). */
 int gmp_sanitizer_runtime(const char *cmd, char *out, size_t outsz);
 
