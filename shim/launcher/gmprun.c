@@ -83,6 +83,20 @@ int main(int argc, char **argv)
 	const char *first = gmp_sanitizer_runtime(argv[i], san, sizeof san) == 0 ? san : NULL;
 	if (first == NULL) /* a shim built with -Dsanitize_shim=address */
 		first = gmp_sanitizer_runtime(lib, san, sizeof san) == 0 ? san : NULL;
+	/* The shim's fork child starts its template thread at once, which TSan
+	 * refuses after a fork of a threaded process unless told otherwise
+	 * (natively only a child that makes threads meets that). */
+	if (first && strncmp(first, "libtsan.so", 10) == 0) {
+		const char *o = getenv("TSAN_OPTIONS");
+		if (o == NULL || strstr(o, "die_after_fork") == NULL) {
+			size_t n = (o ? strlen(o) : 0) + 32;
+			char *opts = malloc(n);
+			if (!opts)
+				return 127;
+			snprintf(opts, n, "%s%sdie_after_fork=0", o ? o : "", o && *o ? ":" : "");
+			setenv("TSAN_OPTIONS", opts, 1);
+		}
+	}
 	const char *old = getenv("LD_PRELOAD");
 	size_t len = strlen(lib) + (old ? strlen(old) : 0) + (first ? strlen(first) : 0) + 3;
 	char *all = malloc(len);

@@ -2,7 +2,7 @@
  *
  *   san_threads          race-free and leak-free: a producer hands heap
  *                        messages to a consumer through a mutex and condvar
- *                        queue; then holders park on a condvar, each with
+ *                        queue; a child is forked; then holders park on a condvar, each with
  *                        the only pointer to a heap block on its stack, and
  *                        main calls exit() while they wait (LeakSanitizer
  *                        must find those pointers)
@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define NMSG 200
 #define NHOLD 4
@@ -142,6 +144,16 @@ int main(int argc, char **argv)
 	}
 	run2(producer, consumer);
 	printf("consumed %ld\n", consumed);
+	fflush(stdout);
+	pid_t pid = fork(); /* the shim's child starts a thread of its own at once */
+	if (pid == 0) {
+		printf("child of a threaded fork\n");
+		fflush(stdout);
+		_exit(3);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	printf("child exit %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	pthread_t h[NHOLD];
 	for (int i = 0; i < NHOLD; i++)
 		pthread_create(&h[i], NULL, holder, NULL);
