@@ -19,6 +19,7 @@
  * right one.  docs/compat.md says how far this gets a sanitized program. */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "compat/tls.h"
@@ -145,9 +146,45 @@ static void lsan_root(struct g *gp, void *arg)
 	}
 }
 
+/* With ASan's detect_stack_use_after_return, a parked G's locals live in
+ * its fake stack, which start_switch_fiber left in g->asan_fake: the
+ * FakeStack object heads the mapping that holds its frames, so the rest of
+ * that mapping is given too (as read from /proc/self/maps; a neighbouring
+ * mapping merged into it only widens the roots). */
+static uintptr_t mapping_end(uintptr_t addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (f == NULL)
+		return 0;
+	unsigned long lo, hi;
+	uintptr_t end = 0;
+	char line[512];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && addr >= lo && addr < hi) {
+			end = hi;
+			break;
+		}
+	fclose(f);
+	return end;
+}
+
+static void lsan_fake_root(struct g *gp, void *arg)
+{
+	(void)arg;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
+	uintptr_t fake = (uintptr_t)gp->asan_fake;
+	if ((st != G_RUNNABLE && st != G_WAITING) || fake == 0)
+		return;
+	uintptr_t end = mapping_end(fake);
+	if (end > fake)
+		lsan_register((const void *)fake, end - fake);
+}
+
 static void lsan_roots_at_exit(void)
 {
 	gmp_registry_foreach(lsan_root, NULL);
+	if (gmp_san.asan_start)
+		gmp_registry_foreach(lsan_fake_root, NULL);
 }
 
 void gmp_sanitizer_init(void)
