@@ -581,7 +581,7 @@ void schedule(void)
 }
 
 /* g0 entry of every M: the P (if any) was handed over in nextp. */
-void mstart_on_g0(struct m *mp)
+__attribute__((no_sanitize_address)) void mstart_on_g0(struct m *mp) /* as gmp_m0_g0_entry */
 {
 	if (mp->nextp) {
 		acquirep(mp, mp->nextp);
@@ -607,8 +607,12 @@ void gmp_procs_init(int nprocs)
 		pidleput(&allp[i]);
 }
 
-/* First entry into M0's g0, from the main G's first mcall. */
-void gmp_m0_g0_entry(void *arg)
+/* First entry into M0's g0, from the main G's first mcall.  Not ASan-
+ * instrumented (-Dsanitize_shim=address): before the call to the noreturn
+ * schedule() ASan would unpoison "the current thread's stack", which on
+ * g0 it looks up through the last G's TLS (in a fork child, a G that is
+ * gone). */
+__attribute__((no_sanitize_address)) void gmp_m0_g0_entry(void *arg)
 {
 	struct m *mp = arg;
 	gmp_san_after_switch(NULL);
