@@ -54,9 +54,16 @@ void gmp_mstart_init(void)
 {
 	while (gmp_m_region_size < 2 * PAGE + gmp_tls_reserve() + 192 * 1024)
 		gmp_m_region_size *= 2;
-	if (dlsym(RTLD_DEFAULT, "__tsan_init"))
-		san_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))dlsym(
-			RTLD_DEFAULT, "pthread_create");
+	if (dlsym(RTLD_DEFAULT, "__tsan_init")) {
+		void *f = dlsym(RTLD_DEFAULT, "pthread_create");
+		Dl_info di;
+		/* TSan after the shim: its interceptors would never run, and
+		 * instrumented code crashes on thread state never set up. */
+		if (f == NULL || !dladdr(f, &di) || di.dli_fname == NULL || !strstr(di.dli_fname, "libtsan"))
+			gmp_throw("the program uses ThreadSanitizer, whose runtime must come before libgmpshim.so: "
+				  "run it with gmprun, or LD_PRELOAD=\"libtsan.so.2 /path/to/libgmpshim.so\"");
+		san_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))f;
+	}
 }
 
 struct m *allocm(void)
