@@ -30,7 +30,6 @@ struct gmp_real {
 	int (*pthread_rwlock_clockwrlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
 	int (*pthread_rwlock_unlock)(pthread_rwlock_t *);
 	int (*pthread_rwlock_destroy)(pthread_rwlock_t *);
-	int (*clock_gettime)(clockid_t, struct timespec *);
 };
 
 extern struct gmp_real gmp_real;

@@ -296,6 +296,14 @@ void gmp_tls_learn_malloc(void)
 	if (__atomic_load_n(&nkeep, __ATOMIC_ACQUIRE) != -1 ||
 	    __atomic_exchange_n(&learning, 1, __ATOMIC_ACQ_REL))
 		return;
+	/* A malloc that is not glibc's (a sanitizer's, jemalloc) serves libc's
+	 * own calls too: glibc's cache is never filled, nothing to keep.  And
+	 * TSan's must not be called yet: its state for this thread is set up
+	 * by its thread start routine, which has not run. */
+	if (dlsym(RTLD_DEFAULT, "malloc") != dlsym(RTLD_DEFAULT, "__libc_malloc")) {
+		__atomic_store_n(&nkeep, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	dl_iterate_phdr(find_libc_tls, NULL);
 	unsigned char before[1024];
 	int n = 0;

@@ -17,9 +17,7 @@ GMP_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
 		int err = gmp_cpuclock_read(clk, ts);
 		return err ? (errno = err, -1) : 0;
 	}
-	if (__builtin_expect(gmp_real.clock_gettime == NULL, 0)) /* before start-up */
-		return (int)gmp_ret(gmp_syscall(SYS_clock_gettime, clk, ts, 0));
-	return gmp_real.clock_gettime(clk, ts);
+	return gmp_clock_gettime(clk, ts);
 }
 
 GMP_EXPORT int clock_getres(clockid_t clk, struct timespec *res)

@@ -181,3 +181,27 @@ GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 		return EBUSY;
 	return 0;
 }
+
+/* The same functions under glibc's version name GLIBC_2.3.2 (gmpshim.map).
+ * ThreadSanitizer finds the condvar functions it wraps with
+ * dlvsym(RTLD_NEXT, "pthread_cond_wait", "GLIBC_2.3.2"), which accepts only
+ * a definition carrying exactly that version: without these its wrappers
+ * would skip the shim and run glibc's condvar, blocking the M in the kernel
+ * on a mutex that our pthread_mutex_lock owns.  The unversioned names stay
+ * the default; a program's ordinary pthread_cond_wait@GLIBC_2.3.2
+ * reference binds to them as before. */
+/* Wrappers, not aliases: ld drops an unversioned definition that has a
+ * non-default versioned alias at the same address.  They call ours
+ * through a hidden alias: the exported name resolves to TSan's wrapper. */
+#define GLIBC_2_3_2(name, params, args)                                                            \
+	extern __typeof__(name) gmp_own_##name __attribute__((alias(#name), visibility("hidden")));  \
+	GMP_EXPORT __attribute__((symver(#name "@GLIBC_2.3.2"))) int gmp_v232_##name params           \
+	{                                                                                          \
+		return gmp_own_##name args;                                                        \
+	}
+GLIBC_2_3_2(pthread_cond_init, (pthread_cond_t *c, const pthread_condattr_t *a), (c, a))
+GLIBC_2_3_2(pthread_cond_destroy, (pthread_cond_t *c), (c))
+GLIBC_2_3_2(pthread_cond_signal, (pthread_cond_t *c), (c))
+GLIBC_2_3_2(pthread_cond_broadcast, (pthread_cond_t *c), (c))
+GLIBC_2_3_2(pthread_cond_wait, (pthread_cond_t *c, pthread_mutex_t *m), (c, m))
+GLIBC_2_3_2(pthread_cond_timedwait, (pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t), (c, m, t))

@@ -5,6 +5,7 @@
 
 #include "export.h"
 #include "thread_create.h"
+#include "compat/realsym.h"
 #include "shim/cancel.h"
 #include "shim/runtime.h"
 
@@ -46,6 +47,9 @@ static void read_attr(const pthread_attr_t *attr, struct gmp_threadattr *ta)
 int gmp_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg, bool c11,
 	       uintptr_t createpc)
 {
+	extern __thread int gmp_creating_os_thread; /* mstart.c */
+	if (__builtin_expect(gmp_creating_os_thread, 0))
+		return gmp_real.pthread_create(thread, attr, start, arg);
 	gmp_ensure_init();
 	/* From now on another thread may cancel main. */
 	gmp_main_adopt_record();

@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "export.h"
 #include "shim/runtime.h"
@@ -70,12 +72,30 @@ static struct gmp_keyslot *slot(struct g *gp, pthread_key_t key, bool create)
  * its values are not destroyed when it exits. */
 static __thread struct g *keyholder;
 
+/* Before the shim's constructor a sanitizer runtime (ASan's start-up runs
+ * from the program's preinit_array, before libc's own initialisation)
+ * already stores its per-thread state under a key.  Starting the runtime
+ * from there would read the environment before libc has it, so the
+ * initial thread's values go straight into main's G, which gmp_init then
+ * adopts with them. */
+static bool initial_thread(void)
+{
+	return gmp_syscall(SYS_gettid, 0, 0, 0) == gmp_syscall(SYS_getpid, 0, 0, 0);
+}
+
 static struct g *key_g(bool create)
 {
 	struct g *gp = getg();
+	if (gp == NULL && !__atomic_load_n(&gmp_initialized, __ATOMIC_ACQUIRE) && initial_thread())
+		return &gmp_main_g;
 	if (gp == NULL) {
-		if (keyholder == NULL && create)
-			keyholder = calloc(1, sizeof *keyholder);
+		if (keyholder == NULL && create) {
+			/* Not malloc: TSan stores a key on a new thread before
+			 * its malloc works there (__tsan_thread_start_func). */
+			void *m = mmap(NULL, sizeof *keyholder, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				       -1, 0);
+			keyholder = m == MAP_FAILED ? NULL : m;
+		}
 		gp = keyholder;
 	}
 	return gp;
@@ -83,7 +103,7 @@ static struct g *key_g(bool create)
 
 GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
 {
-	if (key >= NKEYS || !gmp_initialized)
+	if (key >= NKEYS)
 		return NULL;
 	struct g *gp = key_g(false);
 	struct gmp_keyslot *s = gp ? slot(gp, key, false) : NULL;
@@ -94,7 +114,6 @@ GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
 
 GMP_EXPORT int pthread_setspecific(pthread_key_t key, const void *value)
 {
-	gmp_ensure_init();
 	if (key >= NKEYS)
 		return EINVAL;
 	uintptr_t seq = __atomic_load_n(&keys[key].seq, __ATOMIC_ACQUIRE);

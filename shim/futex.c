@@ -74,7 +74,7 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 					deadline = GMP_DEADLINE_REALTIME | ts_ns(timeout);
 			} else {
 				struct timespec now;
-				clock_gettime(CLOCK_MONOTONIC, &now);
+				gmp_clock_gettime(CLOCK_MONOTONIC, &now);
 				if (timeout->tv_sec - now.tv_sec < FOREVER_SEC)
 					deadline = gmp_nanotime() + (ts_ns(timeout) - ts_ns(&now));
 			}

@@ -21,6 +21,7 @@ void gmp_start_templatethread(void);
 void gmp_bootstrap_m0(struct m *m0, struct g *gp);
 int gmp_newtid(void);
 void gmp_m0_g0_entry(void *arg);
+void gmp_mstart_init(void);
 
 static void main_stack(struct g *gp)
 {
@@ -60,6 +61,7 @@ void gmp_init(void)
 	sched.ngs = 1;
 	sched.lastpoll = gmp_nanotime();
 
+	gmp_mstart_init();
 	gmp_procs_init(nprocs);
 	struct m *m0 = allocm();
 	m0->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);

@@ -7,6 +7,8 @@
 #include "debug.h"
 #include "lock.h"
 
+extern int (*gmp_clock_gettime)(clockid_t, struct timespec *); /* compat/realsym.c */
+
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns)
 {
 	struct timespec ts, *tsp = NULL;
@@ -78,7 +80,7 @@ void notewakeup(struct note *n)
 static int64_t mono_ns(void)
 {
 	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	gmp_clock_gettime(CLOCK_MONOTONIC, &now);
 	return now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 

@@ -6,6 +6,7 @@
  * NPTL thread that never runs Gs: pthread_create reads the caller's TLS
  * (malloc's tcache for the DTV), and a scheduler on g0 has only a stale FS
  * base, possibly belonging to a G running elsewhere. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "compat/realsym.h"
+#include "compat/tls.h"
 #include "robust.h"
 #include "runtime.h"
 #include "sigmask.h"
@@ -22,6 +24,47 @@
 static struct mutex newmlock;
 static struct m *newmhead;     /* Ms waiting for the template thread */
 static struct note newmwake;
+
+uintptr_t gmp_m_region_size = 256 * 1024;
+
+/* The runtime's own OS threads (Ms, template, sysmon, schedtrace) are
+ * NPTL threads.  Under ThreadSanitizer they must be made through its
+ * pthread_create, which sets up the thread's state in its TLS before the
+ * thread runs: TSan's malloc, signal handlers and other interceptors use
+ * that state on any thread, and the template thread's own pthread_create
+ * mallocs.  TSan's pthread_create calls "the next" one, which is ours:
+ * gmp_creating_os_thread sends that call on to NPTL. */
+__thread int gmp_creating_os_thread;
+static int (*san_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static int os_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	if (san_pthread_create == NULL)
+		return gmp_real.pthread_create(t, attr, fn, arg);
+	gmp_creating_os_thread = 1;
+	int err = san_pthread_create(t, attr, fn, arg);
+	gmp_creating_os_thread = 0;
+	return err;
+}
+
+/* NPTL puts the static TLS and the TCB at the top of the stack it is
+ * given; the g0 stack below them keeps at least 192 KiB (TSan also wants
+ * TLS + 128 KiB and would otherwise enlarge the stack below the region). */
+void gmp_mstart_init(void)
+{
+	while (gmp_m_region_size < 2 * PAGE + gmp_tls_reserve() + 192 * 1024)
+		gmp_m_region_size *= 2;
+	if (dlsym(RTLD_DEFAULT, "__tsan_init")) {
+		void *f = dlsym(RTLD_DEFAULT, "pthread_create");
+		Dl_info di;
+		/* TSan after the shim: its interceptors would never run, and
+		 * instrumented code crashes on thread state never set up. */
+		if (f == NULL || !dladdr(f, &di) || di.dli_fname == NULL || !strstr(di.dli_fname, "libtsan"))
+			gmp_throw("the program uses ThreadSanitizer, whose runtime must come before libgmpshim.so: "
+				  "run it with gmprun, or LD_PRELOAD=\"libtsan.so.2 /path/to/libgmpshim.so\"");
+		san_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))f;
+	}
+}
 
 struct m *allocm(void)
 {
@@ -55,7 +98,6 @@ static void *mstart(void *arg)
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mp->sigmask, 8, 0, 0);
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
-	gmp_san_m_started(mp, true);
 	mstart_on_g0(mp);
 	return NULL;
 }
@@ -68,7 +110,7 @@ static void spawn(struct m *mp)
 	pthread_attr_setstack(&attr, (void *)lo, M_REGION_SIZE - 2 * PAGE);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_t t;
-	int err = gmp_real.pthread_create(&t, &attr, mstart, mp);
+	int err = os_thread_create(&t, &attr, mstart, mp);
 	pthread_attr_destroy(&attr);
 	if (err != 0)
 		gmp_throw("newm: the real pthread_create failed");
@@ -119,9 +161,9 @@ bool gmp_start_runtime_thread(void *(*fn)(void *))
 	pthread_t t;
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 64 * 1024);
+	pthread_attr_setstacksize(&attr, 64 * 1024 + gmp_tls_reserve()); /* NPTL takes the TLS from it */
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	int err = gmp_real.pthread_create(&t, &attr, fn, NULL);
+	int err = os_thread_create(&t, &attr, fn, NULL);
 	pthread_attr_destroy(&attr);
 	return err == 0;
 }

@@ -17,7 +17,7 @@
 int64_t gmp_nanotime(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
+	gmp_clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -236,7 +236,7 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	struct m *mp = gp->m;
 	mp->after_switch = fn;
 	mp->after_arg = arg;
-	gmp_san_before_switch(&gp->asan_fake, mp->tsan_fiber, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
+	gmp_san_before_switch(&gp->asan_fake, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
 	gmp_san_after_switch(gp->asan_fake);
 	/* Resumed, possibly on another M.  Signals sent to the thread
@@ -552,7 +552,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	bool cpuclock = __atomic_load_n(&gmp_cpuclock_on, __ATOMIC_RELAXED);
 	if (cpuclock)
 		gmp_cpuclock_in(mp);
-	gmp_san_before_switch(&mp->asan_fake, gp->tsan_fiber, gp->stack_lo, gp->stack_size);
+	gmp_san_before_switch(&mp->asan_fake, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
 	gmp_san_after_switch(mp->asan_fake);
 	if (cpuclock || mp->cpumark)
@@ -587,7 +587,7 @@ void schedule(void)
 }
 
 /* g0 entry of every M: the P (if any) was handed over in nextp. */
-void mstart_on_g0(struct m *mp)
+__attribute__((no_sanitize_address)) void mstart_on_g0(struct m *mp) /* as gmp_m0_g0_entry */
 {
 	if (mp->nextp) {
 		acquirep(mp, mp->nextp);
@@ -613,8 +613,12 @@ void gmp_procs_init(int nprocs)
 		pidleput(&allp[i]);
 }
 
-/* First entry into M0's g0, from the main G's first mcall. */
-void gmp_m0_g0_entry(void *arg)
+/* First entry into M0's g0, from the main G's first mcall.  Not ASan-
+ * instrumented (-Dsanitize_shim=address): before the call to the noreturn
+ * schedule() ASan would unpoison "the current thread's stack", which on
+ * g0 it looks up through the last G's TLS (in a fork child, a G that is
+ * gone). */
+__attribute__((no_sanitize_address)) void gmp_m0_g0_entry(void *arg)
 {
 	struct m *mp = arg;
 	gmp_san_after_switch(NULL);

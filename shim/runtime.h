@@ -173,7 +173,6 @@ struct g {
 	uint64_t parentgoid;      /* the G that created it */
 	int64_t waitsince;        /* when it last parked (ns, monotonic) */
 	void *asan_fake;          /* ASan fake stack saved across a switch */
-	void *tsan_fiber;         /* TSan fiber of this G */
 };
 
 #define RUNQ_SIZE 256
@@ -204,8 +203,11 @@ struct p {
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
- * [struct m][guard page][g0 stack ... NPTL TCB at the top]. */
-#define M_REGION_SIZE (256 * 1024)
+ * [struct m][guard page][g0 stack ... NPTL TCB at the top].  256 KiB,
+ * more where the static TLS is large (TSan's is 768 KiB): gmp_init sets it
+ * once, before the first M. */
+extern uintptr_t gmp_m_region_size;
+#define M_REGION_SIZE gmp_m_region_size
 
 struct m {
 	int id;
@@ -239,7 +241,6 @@ struct m {
 	void *dump_uc;            /* its interrupted context while a dump holds it */
 	uint32_t dump_ack;        /* it stopped for a dump (gdump.c) */
 	void *asan_fake;          /* ASan fake stack of g0 across a switch */
-	void *tsan_fiber;         /* TSan fiber of g0 */
 	int64_t cpumark;          /* its CPU time when curg switched in; 0: not counting */
 };
 
@@ -346,6 +347,9 @@ int gmp_setsched(struct g *gp, int policy, int prio);
 int gmp_setaffinity(struct g *gp, size_t size, const cpu_set_t *set);
 int gmp_getaffinity(struct g *gp, size_t size, cpu_set_t *set);
 struct g *gmp_pid_g(pid_t pid);
+
+/* compat/realsym.c: libc's clock_gettime (the runtime's clock reads). */
+extern int (*gmp_clock_gettime)(clockid_t, struct timespec *);
 
 /* init.c */
 void gmp_init(void);
@@ -468,6 +472,7 @@ struct g *gfget(struct p *pp, size_t stack_size, size_t guard_size);
 struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t user_size);
 size_t gmp_default_stacksize(void);
 void gmp_guard_pages(void *addr, size_t len);
+uintptr_t gmp_stack_top(struct g *gp);
 
 /* registry.c: the set of live pthread_t values. */
 void gmp_registry_add(struct g *gp);
@@ -510,7 +515,7 @@ void gmp_dump_serve_stop(void *uc);
 static inline int64_t gmp_coarsetime(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	gmp_clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 

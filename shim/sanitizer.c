@@ -5,13 +5,24 @@
  * between them is a switch and not a huge frame.  The client requests are
  * a few no-op instructions when not running under valgrind.
  *
- * ASan and TSan: their fiber interfaces (__sanitizer_start_switch_fiber /
- * __sanitizer_finish_switch_fiber, __tsan_create_fiber /
- * __tsan_switch_to_fiber) are looked up with dlsym when the program
- * carries those runtimes, and called around every gmp_swap.  docs/compat.md
- * says how far that gets a sanitized program. */
+ * ASan and TSan keep their per-thread state where a G has its own copy:
+ * ASan's under a pthread key (ours are per G), TSan's in static TLS (each
+ * G has its own TLS block).  So each G is a thread of its own to them, made
+ * by their pthread_create interceptor around ours.  ASan also records the
+ * thread's stack bounds: its fiber interface
+ * (__sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber,
+ * looked up with dlsym) is called around every gmp_swap, so that code on
+ * g0 is known to run on the g0 stack.  TSan's fiber interface is not used:
+ * a TSan fiber is a thread state of its own that __tsan_switch_to_fiber
+ * installs in the current TLS block, which would replace the state TSan's
+ * thread start set up in the G's TLS; the FS switch already selects the
+ * right one.  docs/compat.md says how far this gets a sanitized program. */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "compat/tls.h"
 
 #include "runtime.h"
 #include "sanitizer.h"
@@ -22,6 +33,10 @@
 #endif
 
 struct gmp_san gmp_san;
+
+static void (*lsan_register)(const void *, size_t);
+static int lsan_armed;
+static void lsan_roots_at_exit(void);
 
 #define PAGE 4096
 
@@ -78,8 +93,8 @@ void gmp_san_g_new(struct g *gp)
 	if (RUNNING_ON_VALGRIND)
 		vg_register(gp, (uintptr_t)gp->stack_lo, (uintptr_t)gp->stack_lo + gp->stack_size);
 #endif
-	if (gmp_san.tsan_create && gp->tsan_fiber == NULL)
-		gp->tsan_fiber = gmp_san.tsan_create(0);
+	if (lsan_register && !__atomic_exchange_n(&lsan_armed, 1, __ATOMIC_ACQ_REL))
+		atexit(lsan_roots_at_exit);
 }
 
 void gmp_san_m_new(struct m *mp)
@@ -95,14 +110,81 @@ void gmp_san_m_new(struct m *mp)
 	(void)mp;
 }
 
-/* M0's g0 is a context we build on the main thread, so it needs a TSan
- * fiber of its own; the other g0s run on their own NPTL threads, which TSan
- * saw being created, and their fiber is the thread's. */
-void gmp_san_m_started(struct m *mp, _Bool own_thread)
+/* LeakSanitizer (in ASan, or alone) finds the live threads by asking the
+ * kernel which tasks the process has and looking each TID up in its own
+ * thread registry: it scans the stack and TLS of at most one G per M, and
+ * not from where that G's stack really is.  A pointer held only on the
+ * stack or in the TLS of a parked G would be a leak.  So just before
+ * LSan's check at exit every live G's stack, from its saved stack pointer
+ * up, and its TLS/TCB are made LSan root regions.  Running Gs are not
+ * stopped here: their whole stack is given, below the stack pointer too.
+ *
+ * "Just before": LSan's check is an atexit handler of the sanitizer
+ * library, run by ld.so's _dl_fini, which __libc_start_main registered
+ * with exit just before main.  Our handler must be registered after that,
+ * so exit runs it first: it is registered when the first thread is
+ * created, not in the constructor. */
+static void lsan_root(struct g *gp, void *arg)
 {
-	if (gmp_san.tsan_create == NULL || mp->tsan_fiber)
+	(void)arg;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
+	if (st == G_IDLE || st == G_DEAD || gp->stack_lo == NULL)
 		return;
-	mp->tsan_fiber = own_thread ? gmp_san.tsan_current() : gmp_san.tsan_create(0);
+	uintptr_t lo = (uintptr_t)gp->stack_lo;
+	uintptr_t top = (gp->flags & (G_MAIN | G_USERSTACK)) ? lo + gp->stack_size : gmp_stack_top(gp);
+	uintptr_t sp = gp->sched_sp;
+	if ((st == G_RUNNABLE || st == G_WAITING) && sp > lo && sp < top)
+		lo = sp;
+	lsan_register((const void *)lo, top - lo);
+	if (gp->flags & G_MAIN) {
+		uintptr_t tls = gmp_tls_lowest(gp->tcb);
+		lsan_register((const void *)tls, gmp_tls_reserve());
+	} else if (gp->flags & G_USERSTACK) {
+		lsan_register(gp->map_base, gp->map_size);
+	} else {
+		lsan_register((const void *)top, (uintptr_t)gp->stack_lo + gp->stack_size - top);
+	}
+}
+
+/* With ASan's detect_stack_use_after_return, a parked G's locals live in
+ * its fake stack, which start_switch_fiber left in g->asan_fake: the
+ * FakeStack object heads the mapping that holds its frames, so the rest of
+ * that mapping is given too (as read from /proc/self/maps; a neighbouring
+ * mapping merged into it only widens the roots). */
+static uintptr_t mapping_end(uintptr_t addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (f == NULL)
+		return 0;
+	unsigned long lo, hi;
+	uintptr_t end = 0;
+	char line[512];
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && addr >= lo && addr < hi) {
+			end = hi;
+			break;
+		}
+	fclose(f);
+	return end;
+}
+
+static void lsan_fake_root(struct g *gp, void *arg)
+{
+	(void)arg;
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
+	uintptr_t fake = (uintptr_t)gp->asan_fake;
+	if ((st != G_RUNNABLE && st != G_WAITING) || fake == 0)
+		return;
+	uintptr_t end = mapping_end(fake);
+	if (end > fake)
+		lsan_register((const void *)fake, end - fake);
+}
+
+static void lsan_roots_at_exit(void)
+{
+	gmp_registry_foreach(lsan_root, NULL);
+	if (gmp_san.asan_start)
+		gmp_registry_foreach(lsan_fake_root, NULL);
 }
 
 void gmp_sanitizer_init(void)
@@ -120,17 +202,6 @@ void gmp_sanitizer_init(void)
 		gmp_san.asan_start = (void (*)(void **, const void *, size_t))start;
 		gmp_san.asan_finish = (void (*)(void *, const void **, size_t *))finish;
 	}
-	void *create = dlsym(RTLD_DEFAULT, "__tsan_create_fiber");
-	void *sw = dlsym(RTLD_DEFAULT, "__tsan_switch_to_fiber");
-	void *cur = dlsym(RTLD_DEFAULT, "__tsan_get_current_fiber");
-	if (create && sw && cur) {
-		gmp_san.tsan_create = (void *(*)(unsigned))create;
-		gmp_san.tsan_switch = (void (*)(void *, unsigned))sw;
-		gmp_san.tsan_current = (void *(*)(void))cur;
-		struct g *gp = getg();
-		gp->tsan_fiber = gmp_san.tsan_current(); /* main runs on the main thread */
-		for (struct m *mp = gmp_allm; mp; mp = mp->alllink)
-			gmp_san_m_started(mp, mp->id != 0);
-	}
-	gmp_san.active = gmp_san.asan_start != NULL || gmp_san.tsan_switch != NULL;
+	lsan_register = (void (*)(const void *, size_t))dlsym(RTLD_DEFAULT, "__lsan_register_root_region");
+	gmp_san.active = gmp_san.asan_start != NULL;
 }

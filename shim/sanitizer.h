@@ -6,26 +6,18 @@
 #include <stddef.h>
 
 struct gmp_san {
-	int active; /* ASan or TSan runtime found */
+	int active; /* ASan runtime found */
 	void (*asan_start)(void **fake_save, const void *bottom, size_t size);
 	void (*asan_finish)(void *fake_save, const void **bottom_old, size_t *size_old);
-	void *(*tsan_create)(unsigned flags);
-	void (*tsan_switch)(void *fiber, unsigned flags);
-	void *(*tsan_current)(void);
 };
 extern struct gmp_san gmp_san;
 
-/* Right before gmp_swap to a context whose stack is [lo, lo+size) and
- * whose TSan fiber is fiber; fake_save keeps the leaving side's ASan fake
- * stack. */
-static inline void gmp_san_before_switch(void **fake_save, void *fiber, const void *lo, size_t size)
+/* Right before gmp_swap to a context whose stack is [lo, lo+size);
+ * fake_save keeps the leaving side's ASan fake stack. */
+static inline void gmp_san_before_switch(void **fake_save, const void *lo, size_t size)
 {
-	if (__builtin_expect(gmp_san.active, 0)) {
-		if (gmp_san.asan_start)
-			gmp_san.asan_start(fake_save, lo, size);
-		if (gmp_san.tsan_switch && fiber)
-			gmp_san.tsan_switch(fiber, 0);
-	}
+	if (__builtin_expect(gmp_san.active, 0))
+		gmp_san.asan_start(fake_save, lo, size);
 }
 
 /* First thing on the side that was switched to. */
@@ -43,7 +35,5 @@ void gmp_san_g_new(struct g *gp);
 void gmp_san_m_new(struct m *mp);
 /* The stack of a g0: for the switch hooks. */
 void gmp_san_g0_stack(struct m *mp, const void **lo, size_t *size);
-/* An M's g0 began running (own_thread: on the M's NPTL thread). */
-void gmp_san_m_started(struct m *mp, _Bool own_thread);
 
 #endif

@@ -53,7 +53,18 @@ static void unlock_root(struct g *gp, void *arg)
 }
 
 /* Enqueues the running G on addr and parks it; root->lock is held on entry
- * and released once the G is switched out. */
+ * and released once the G is switched out.  Callers take their P back
+ * (getp_unlocked) before root->lock: a G that sysmon rescued from a blocking
+ * call it made outside the shim (TSan's thread-start handshake is a raw
+ * futex wait) has no P, and waiting for one inside gopark with the bucket
+ * lock held stalls every G that touches the bucket, the one that would
+ * free a P among them. */
+static inline void getp_unlocked(void)
+{
+	if (getg() != NULL) /* not for a caller that is no G (it cannot park anyway) */
+		gmp_getp();
+}
+
 static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why,
 		       uint32_t bits)
 {
@@ -84,6 +95,7 @@ int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enu
 	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
 	struct semroot *root = semroot(addr);
+	getp_unlocked();
 	lock(&root->lock);
 	if (__atomic_load_n(addr, __ATOMIC_ACQUIRE) != val) {
 		unlock(&root->lock);
@@ -196,6 +208,7 @@ int gmp_sleep_until(int64_t deadline)
 	const void *addr = &gp->timer;
 	struct semroot *root = semroot(addr);
 	while (deadline < 0 || gmp_deadline_left(deadline) > 0) {
+		getp_unlocked();
 		lock(&root->lock);
 		if (park_locked(root, addr, deadline, WAIT_SLEEP, ~0u) == EINTR)
 			return EINTR;
@@ -247,6 +260,7 @@ uint32_t gmp_notify_add(uint32_t *wait)
 int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t deadline, uint32_t *condlock)
 {
 	struct semroot *root = semroot(addr);
+	getp_unlocked();
 	lock(&root->lock);
 	if (less(ticket, __atomic_load_n(notify, __ATOMIC_ACQUIRE))) {
 		unlock(&root->lock); /* already notified */

@@ -3,7 +3,10 @@
  * runtime state half-updated; libc, ld.so and libgcc_s hold internal locks
  * (malloc arenas, stdio, the loader's) and keep state in registers the
  * compiler never promised anyone; the vDSO's clock reads retry on a
- * sequence count.  Everything else is the program's code and the
+ * sequence count.  The sanitizer runtimes (libasan, libtsan, ...) are
+ * like libc: a G stopped holding their allocator's or thread registry's
+ * lock would stall every thread that needs it, including the template
+ * thread making a new M through TSan's pthread_create.  Everything else is the program's code and the
  * libraries it brought, where stopping a G and resuming it later, even on
  * another M, is invisible (Go's isAsyncSafePoint, by object rather than by
  * compiler-emitted tables).
@@ -32,7 +35,8 @@ static struct range shim_text;
 static bool unsafe_object(const char *path)
 {
 	static const char *const names[] = { "libc.so", "ld-linux", "libgcc_s.so", "linux-vdso", "libpthread.so",
-					     "libdl.so", "librt.so" };
+					     "libdl.so", "librt.so", "libasan.so", "libtsan.so", "liblsan.so",
+					     "libubsan.so", "libhwasan.so" };
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -14,7 +14,6 @@
 void gmp_thread_exit(void *retval) __attribute__((noreturn));
 void gmp_ready_on(struct m *mp, struct g *gp);
 int gmp_newtid(void);
-uintptr_t gmp_stack_top(struct g *gp);
 void gmp_unmap_g(struct g *gp);
 
 /* The bottom of every G's stack, as NPTL's start_thread: the record that

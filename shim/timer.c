@@ -22,7 +22,7 @@ static int64_t skew;      /* unit tests: added to CLOCK_REALTIME */
 int64_t gmp_realtime(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	gmp_clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec + __atomic_load_n(&skew, __ATOMIC_RELAXED);
 }
 

@@ -7,13 +7,17 @@
  *
  * The library is looked up next to this executable (the build tree) and then
  * in ../lib/ (an installed tree), so LD_PRELOAD always gets an absolute path
- * and keeps working after the command changes directory. */
+ * and keeps working after the command changes directory.  A program built
+ * with -fsanitize=address/thread/leak gets its sanitizer runtime preloaded
+ * ahead of the shim (sanruntime.c says why). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "sanruntime.h"
 
 static void usage(void)
 {
@@ -73,18 +77,34 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gmprun: cannot find libgmpshim.so next to %s\n", argv[0]);
 		return 127;
 	}
-	/* Keep whatever the user already preloads, after us. */
-	const char *old = getenv("LD_PRELOAD");
-	if (old && *old) {
-		size_t len = strlen(lib) + strlen(old) + 2;
-		char *both = malloc(len);
-		if (!both)
-			return 127;
-		snprintf(both, len, "%s:%s", lib, old);
-		setenv("LD_PRELOAD", both, 1);
-	} else {
-		setenv("LD_PRELOAD", lib, 1);
+	/* Keep whatever the user already preloads, after us; a sanitizer
+	 * runtime the program needs goes first of all. */
+	char san[256];
+	const char *first = gmp_sanitizer_runtime(argv[i], san, sizeof san) == 0 ? san : NULL;
+	if (first == NULL) /* a shim built with -Dsanitize_shim=address */
+		first = gmp_sanitizer_runtime(lib, san, sizeof san) == 0 ? san : NULL;
+	/* The shim's fork child starts its template thread at once, which TSan
+	 * refuses after a fork of a threaded process unless told otherwise
+	 * (natively only a child that makes threads meets that). */
+	if (first && strncmp(first, "libtsan.so", 10) == 0) {
+		const char *o = getenv("TSAN_OPTIONS");
+		if (o == NULL || strstr(o, "die_after_fork") == NULL) {
+			size_t n = (o ? strlen(o) : 0) + 32;
+			char *opts = malloc(n);
+			if (!opts)
+				return 127;
+			snprintf(opts, n, "%s%sdie_after_fork=0", o ? o : "", o && *o ? ":" : "");
+			setenv("TSAN_OPTIONS", opts, 1);
+		}
 	}
+	const char *old = getenv("LD_PRELOAD");
+	size_t len = strlen(lib) + (old ? strlen(old) : 0) + (first ? strlen(first) : 0) + 3;
+	char *all = malloc(len);
+	if (!all)
+		return 127;
+	snprintf(all, len, "%s%s%s%s%s", first ? first : "", first ? ":" : "", lib, old && *old ? ":" : "",
+		 old && *old ? old : "");
+	setenv("LD_PRELOAD", all, 1);
 	execvp(argv[i], argv + i);
 	fprintf(stderr, "gmprun: cannot run '%s': %s\n", argv[i], strerror(errno));
 	return errno == ENOENT ? 127 : 126;
