@@ -44,6 +44,7 @@ static void (*dl_get_tls_static_info)(size_t *size, size_t *align);
 
 static size_t static_size, static_align, tcb_size;
 static size_t off_tid;
+static size_t off_list;              /* struct pthread's list_t (NPTL's stack lists) */
 static ptrdiff_t off_rseq_cpu = -1;  /* TP-relative, -1: no rseq area */
 static ptrdiff_t off_resp = -1;      /* TP-relative __resp */
 static ptrdiff_t off_curg;           /* TP-relative gmp_curg_tls */
@@ -151,6 +152,8 @@ void gmp_tls_init(void)
 	const uint32_t *tid_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_tid");
 	off_tid = tid_desc[2];
 
+	off_list = ((const uint32_t *)private_sym(RTLD_DEFAULT, "_thread_db_pthread_list"))[2];
+
 	const uint32_t *ch_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling");
 	off_cancelhandling = ch_desc[2];
 
@@ -199,6 +202,11 @@ static void fill_tcb(char *tcb, int tid, struct g *gp)
 	*(void **)(tcb + TCB_OFF_SELF) = tcb;
 	*(int *)(tcb + TCB_OFF_MULTIPLE_THREADS) = 1;
 	*(int *)(tcb + off_tid) = tid;
+	/* An empty list node: glibc's fork unlinks the forking thread's from
+	 * NPTL's list of stacks in the child (reclaim_stacks), and a G's is in
+	 * no list. */
+	void **node = (void **)(tcb + off_list);
+	node[0] = node[1] = node;
 	/* No rseq area is registered for a G: a negative cpu_id makes
 	 * sched_getcpu ask the kernel instead of trusting a stale value. */
 	if (off_rseq_cpu >= 0)

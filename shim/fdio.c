@@ -43,7 +43,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	int64_t deadline = timeout > 0 ? gmp_nanotime() + timeout : -1;
 	for (;;) {
 		uint32_t val = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
-		long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+		long r = flags & PD_FORKED ? gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5)
+					   : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
 		if (r != -EAGAIN)
 			return r;
 		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);

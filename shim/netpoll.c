@@ -308,6 +308,18 @@ static void readd(int fd, struct polldesc *pd, void *arg)
 		__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
 }
 
+/* A child that execs gives the fds it keeps their blocking description
+ * back (interpose/exec.c), and the description is ours too: our next call
+ * on it may then block in the kernel, so it must be one the M may block
+ * in (fdio.c). */
+static void mark_forked(int fd, struct polldesc *pd, void *arg)
+{
+	(void)arg;
+	long fdflags = sys(SYS_fcntl, fd, F_GETFD, 0, 0);
+	if ((pd->flags & PD_SETNB) && fdflags >= 0 && !(fdflags & FD_CLOEXEC))
+		__atomic_or_fetch(&pd->flags, PD_FORKED, __ATOMIC_RELEASE);
+}
+
 void netpoll_fork(enum gmp_fork_phase phase)
 {
 	if (phase == FORK_PREPARE) {
@@ -316,6 +328,7 @@ void netpoll_fork(enum gmp_fork_phase phase)
 	}
 	if (phase == FORK_PARENT) {
 		unlock(&initlock);
+		gmp_pd_foreach(mark_forked, NULL);
 		return;
 	}
 	/* The epoll instance is shared with the parent: watching it from

@@ -49,6 +49,7 @@ struct pollwaiter {
 #define PD_SETNB 0x4    /* we set O_NONBLOCK on the file description */
 #define PD_SOCKET 0x8
 #define PD_EPOLL 0x10   /* an epoll instance of the program's */
+#define PD_FORKED 0x20  /* open in a fork child too, which may exec and make it blocking */
 
 /* The descriptor of fd if it is registered, else NULL. */
 struct polldesc *gmp_pd_lookup(int fd);
