@@ -83,7 +83,10 @@ static struct g *key_g(bool create)
 
 GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
 {
-	if (key >= NKEYS || !gmp_initialized)
+	/* Not gmp_initialized: a value set while the runtime is starting
+	 * (by a malloc that start-up calls) must read back.  Before start-up
+	 * there is no G and no keyholder, so this is NULL. */
+	if (key >= NKEYS)
 		return NULL;
 	struct g *gp = key_g(false);
 	struct gmp_keyslot *s = gp ? slot(gp, key, false) : NULL;
@@ -94,7 +97,8 @@ GMP_EXPORT void *pthread_getspecific(pthread_key_t key)
 
 GMP_EXPORT int pthread_setspecific(pthread_key_t key, const void *value)
 {
-	gmp_ensure_init();
+	/* No gmp_ensure_init, as pthread_mutex_init: a malloc calls this while
+	 * it initializes.  Before start-up the value goes to the keyholder. */
 	if (key >= NKEYS)
 		return EINVAL;
 	uintptr_t seq = __atomic_load_n(&keys[key].seq, __ATOMIC_ACQUIRE);
