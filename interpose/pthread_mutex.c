@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 
 #include "compat/layout.h"
 #include "compat/realsym.h"
@@ -39,7 +40,9 @@ static inline int robust_kind(pthread_mutex_t *m)
 
 GMP_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
-	gmp_ensure_init();
+	/* No gmp_ensure_init: this needs no runtime, and a malloc calls it
+	 * from inside its own initialization (jemalloc), where starting the
+	 * runtime would call that malloc again before it is ready. */
 	int type = PTHREAD_MUTEX_DEFAULT, pshared = PTHREAD_PROCESS_PRIVATE;
 	int robust = PTHREAD_MUTEX_STALLED, protocol = PTHREAD_PRIO_NONE, ceiling = 0;
 	if (attr) {
@@ -115,12 +118,33 @@ static int ceiling_check(pthread_mutex_t *m)
 	return 0;
 }
 
+/* The owner id of the caller.  Threads that are not Gs lock mutexes too
+ * when the program's malloc takes pthread locks (jemalloc): the template
+ * thread allocating a new M's TLS, glibc's helper threads. */
+static int self_id(void)
+{
+	struct g *gp = getg();
+	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+/* A thread that is not a G cannot park: it polls the lock word, giving up
+ * its CPU between tries (the holder is a G that may need it). */
+static int foreign_lock(uint32_t *w, int64_t deadline)
+{
+	while (gmp_mutex_trylock(w) != 0) {
+		if (deadline >= 0 && gmp_nanotime() >= deadline)
+			return ETIMEDOUT;
+		gmp_syscall(SYS_sched_yield, 0, 0, 0);
+	}
+	return 0;
+}
+
 static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 {
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	if (robust_kind(m))
 		return gmp_robust_lock(m, type, deadline);
-	int self = getg()->tid;
+	int self = self_id();
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 		if (D(m).__owner == self) {
 			if (type == PTHREAD_MUTEX_ERRORCHECK)
@@ -131,7 +155,8 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 			return 0;
 		}
 	}
-	int err = gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline);
+	int err = getg() ? gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline)
+			 : foreign_lock((uint32_t *)&D(m).__lock, deadline);
 	if (err)
 		return err;
 	D(m).__owner = self;
@@ -187,7 +212,12 @@ GMP_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const 
 
 GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	gmp_ensure_init();
+	/* As lock and unlock: before the runtime exists there is one thread.
+	 * Starting the runtime from here breaks a malloc that locks (jemalloc,
+	 * whose first lock is a trylock, from another library's constructor):
+	 * start-up itself mallocs, re-entering that malloc mid-lock. */
+	if (!gmp_initialized)
+		return kernel_kind(m) ? gmp_real.pthread_mutex_trylock(m) : 0;
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	int cerr = ceiling_check(m);
 	if (cerr)
@@ -196,7 +226,7 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 		return gmp_robust_lock(m, type, GMP_ROBUST_TRY);
 	if (kernel_kind(m))
 		return gmp_real.pthread_mutex_trylock(m);
-	int self = getg()->tid;
+	int self = self_id();
 	if (type == PTHREAD_MUTEX_RECURSIVE && D(m).__owner == self) {
 		if (D(m).__count == UINT_MAX)
 			return EAGAIN;
@@ -220,7 +250,7 @@ GMP_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 	if (kernel_kind(m))
 		return gmp_real.pthread_mutex_unlock(m);
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
-		if (D(m).__owner != getg()->tid || D(m).__lock == 0)
+		if (D(m).__owner != self_id() || D(m).__lock == 0)
 			return EPERM;
 		if (--D(m).__count != 0)
 			return 0;

@@ -39,8 +39,15 @@ static void main_stack(struct g *gp)
 
 void gmp_init(void)
 {
-	if (gmp_initialized)
+	/* Start-up itself calls into glibc, which may call a malloc that
+	 * takes pthread locks (jemalloc; pthread_getattr_np reads
+	 * /proc/self/maps with fopen while holding the thread's lock): those
+	 * calls come back here and must see the runtime as not started yet,
+	 * as calls before start-up do, not start it a second time. */
+	static int starting;
+	if (gmp_initialized || starting)
 		return;
+	starting = 1;
 	gmp_arch_init();
 	gmp_env_debug();
 	gmp_env_preempt();
