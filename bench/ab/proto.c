@@ -107,17 +107,33 @@ static int check_value(const struct proto_conf *pc, const struct reply_state *st
 	return 0;
 }
 
-static int memcache_reply(const struct proto_conf *pc, struct reply_state *st, const char *buf, size_t len,
-			  size_t *used)
+/* The reply's first line, CRLF included, in *l1: 1; 0 while incomplete;
+ * -1 when longer than any reply of ours. */
+static int first_line(const char *buf, size_t len, size_t *l1)
 {
 	const char *e = line_end(buf, len);
 	if (!e)
 		return len > 512 ? -1 : 0;
-	size_t l1 = (size_t)(e - buf) + 2;
-	if (st->is_set) {
-		*used = l1;
-		return l1 == 8 && memcmp(buf, "STORED\r\n", 8) == 0 ? 1 : -1;
-	}
+	*l1 = (size_t)(e - buf) + 2;
+	return 1;
+}
+
+/* A set is answered by one line, which must be ok. */
+static int set_reply(const char *buf, size_t l1, const char *ok, size_t *used)
+{
+	*used = l1;
+	return l1 == strlen(ok) && memcmp(buf, ok, l1) == 0 ? 1 : -1;
+}
+
+static int memcache_reply(const struct proto_conf *pc, struct reply_state *st, const char *buf, size_t len,
+			  size_t *used)
+{
+	size_t l1;
+	int r = first_line(buf, len, &l1);
+	if (r <= 0)
+		return r;
+	if (st->is_set)
+		return set_reply(buf, l1, "STORED\r\n", used);
 	if (l1 == 5 && memcmp(buf, "END\r\n", 5) == 0) {
 		*used = l1;
 		return 1;
@@ -139,14 +155,12 @@ static int memcache_reply(const struct proto_conf *pc, struct reply_state *st, c
 static int resp_reply(const struct proto_conf *pc, struct reply_state *st, const char *buf, size_t len,
 		      size_t *used)
 {
-	const char *e = line_end(buf, len);
-	if (!e)
-		return len > 512 ? -1 : 0;
-	size_t l1 = (size_t)(e - buf) + 2;
-	if (st->is_set) {
-		*used = l1;
-		return l1 == 5 && memcmp(buf, "+OK\r\n", 5) == 0 ? 1 : -1;
-	}
+	size_t l1;
+	int r = first_line(buf, len, &l1);
+	if (r <= 0)
+		return r;
+	if (st->is_set)
+		return set_reply(buf, l1, "+OK\r\n", used);
 	if (buf[0] != '$')
 		return -1;
 	long n = strtol(buf + 1, NULL, 10);
