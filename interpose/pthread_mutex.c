@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
 
 #include "compat/layout.h"
 #include "compat/realsym.h"
@@ -98,6 +99,28 @@ static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct time
 	return err;
 }
 
+/* Threads that are no G (the runtime's own, glibc's helpers) get here
+ * through a malloc that locks pthread mutexes (jemalloc in redis-server):
+ * the thread that starts Ms allocates in glibc's pthread_create.  Such a
+ * thread owns a lock under its kernel TID (G TIDs lie above any kernel's)
+ * and, having no G to park, polls the lock word: an unlock never has to
+ * wake it. */
+static int owner_tid(void)
+{
+	struct g *gp = getg();
+	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+static int nog_lock(uint32_t *w, int64_t deadline)
+{
+	while (gmp_mutex_trylock(w) != 0) {
+		if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
+			return ETIMEDOUT;
+		gmp_syscall(SYS_sched_yield, 0, 0, 0);
+	}
+	return 0;
+}
+
 /* NPTL raises a thread that locks a priority-protect mutex to the ceiling
  * in its own scheduling policy, and fails with EINVAL where the kernel
  * refuses that priority (any ceiling under SCHED_OTHER) or where the
@@ -109,7 +132,7 @@ static int ceiling_check(pthread_mutex_t *m)
 		return 0;
 	struct g *gp = getg();
 	int policy = SCHED_OTHER, prio = 0;
-	if (gp->inheritsched == PTHREAD_EXPLICIT_SCHED) {
+	if (gp && gp->inheritsched == PTHREAD_EXPLICIT_SCHED) {
 		policy = gp->sched_policy;
 		prio = gp->sched_priority;
 	} else {
@@ -129,7 +152,7 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	if (robust_kind(m))
 		return gmp_robust_lock(m, type, deadline);
-	int self = getg()->tid;
+	int self = owner_tid();
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 		if (D(m).__owner == self) {
 			if (type == PTHREAD_MUTEX_ERRORCHECK)
@@ -140,7 +163,8 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 			return 0;
 		}
 	}
-	int err = gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline);
+	int err = getg() ? gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline)
+			 : nog_lock((uint32_t *)&D(m).__lock, deadline);
 	if (err)
 		return err;
 	D(m).__owner = self;
@@ -197,6 +221,10 @@ GMP_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const 
 GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	gmp_ensure_init();
+	/* Called by start-up itself (its allocations, through a malloc that
+	 * locks): one thread, as for pthread_mutex_lock before start-up. */
+	if (!gmp_initialized)
+		return kernel_kind(m) ? gmp_real.pthread_mutex_trylock(m) : 0;
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	int cerr = ceiling_check(m);
 	if (cerr)
@@ -205,7 +233,7 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 		return gmp_robust_lock(m, type, GMP_ROBUST_TRY);
 	if (kernel_kind(m))
 		return gmp_real.pthread_mutex_trylock(m);
-	int self = getg()->tid;
+	int self = owner_tid();
 	if (type == PTHREAD_MUTEX_RECURSIVE && D(m).__owner == self) {
 		if (D(m).__count == UINT_MAX)
 			return EAGAIN;
@@ -229,7 +257,7 @@ GMP_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 	if (kernel_kind(m))
 		return gmp_real.pthread_mutex_unlock(m);
 	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
-		if (D(m).__owner != getg()->tid || D(m).__lock == 0)
+		if (D(m).__owner != owner_tid() || D(m).__lock == 0)
 			return EPERM;
 		if (--D(m).__count != 0)
 			return 0;

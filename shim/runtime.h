@@ -258,6 +258,7 @@ extern struct sched sched;
 extern struct p *allp;
 extern struct g gmp_main_g;
 extern int gmp_initialized;
+extern int gmp_starting; /* init.c: gmp_init is running */
 
 /* The running G's identity: initial-exec TLS, so per G, one instruction. */
 extern __thread struct g *gmp_curg_tls;
