@@ -208,7 +208,6 @@ struct m {
 	uintptr_t g0_sp;          /* g0's saved context while a G runs */
 
 	/* Rescue from a blocking call the shim never saw (rescue.c). */
-	int procfd;               /* sysmon's /proc/self/task/<tid>/syscall, +1 */
 	uint32_t rescue;          /* sysmon asked this M to give up its P */
 	long rescue_nr;           /* ... while blocked in this system call */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
