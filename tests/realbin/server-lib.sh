@@ -3,9 +3,8 @@
 # should then run under the shim, its clients being the measuring stick
 # in both modes: run it with under_test (or start_server) and the rest
 # runs natively.
-# The script's own shell runs natively too (re-executed without the shim):
-# under the shim, bash's redirections were seen to fail now and then with
-# "cannot duplicate fd N to fd 0: Bad file descriptor" (docs/compat.md).
+# The script's own shell is part of the harness and runs natively too
+# (re-executed without the shim).
 if [ -n "${LD_PRELOAD-}" ] && [ -z "${GMP_REALBIN_PRELOAD+set}" ]; then
   export GMP_REALBIN_PRELOAD=$LD_PRELOAD
   exec env -u LD_PRELOAD "$0" "$@"
