@@ -13,9 +13,11 @@ shim_preload=${GMP_REALBIN_PRELOAD-}
 unset GMP_REALBIN_PRELOAD
 py=/usr/bin/python3
 tmp=$(mktemp -d)
-servers=()
+# Servers still running on any way out (jobs -p: only children not yet
+# reaped, so never a recycled pid).
 cleanup() {
-  for p in "${servers[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  local p
+  for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -50,7 +52,6 @@ start_server() {
       exec "${args[@]}"
     ) >"$tmp/$name.log" 2>&1 &
     server=$!
-    servers+=("$server")
     for i in $(seq 1 600); do
       listening "$server" "$port" && return 0
       kill -0 "$server" 2>/dev/null || break
