@@ -32,6 +32,11 @@ void gmp_mutex_lock_requeued(uint32_t *w);
 
 static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 {
+	/* A thread made by glibc's pthread_create reached past us (jemalloc's
+	 * background threads find it with dlsym(RTLD_NEXT)) has no G to park. */
+	if (getg() == NULL)
+		gmp_throw("pthread_cond_wait on a thread not created through the shim's pthread_create "
+			  "(a library calling glibc's directly: redis-server needs --jemalloc-bg-thread no)");
 	int type = m->__data.__kind & GMP_MUTEX_TYPE_MASK;
 	if (m->__data.__kind != -1 && (m->__data.__kind & GMP_MUTEX_ROBUST)) {
 		if (!gmp_robust_held(m))

@@ -132,7 +132,7 @@ static int self_id(void)
 static int foreign_lock(uint32_t *w, int64_t deadline)
 {
 	while (gmp_mutex_trylock(w) != 0) {
-		if (deadline >= 0 && gmp_nanotime() >= deadline)
+		if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
 			return ETIMEDOUT;
 		gmp_syscall(SYS_sched_yield, 0, 0, 0);
 	}

@@ -13,6 +13,11 @@
 
 struct g gmp_main_g;
 int gmp_initialized;
+/* Start-up is under way.  It allocates (itself, and glibc for the threads
+ * it creates), and a malloc that locks pthread mutexes (jemalloc) calls
+ * back into us: those calls find the runtime not yet initialized and do
+ * what they do before start-up, on the only thread there is. */
+int gmp_starting;
 
 int gmp_env_maxprocs(void);
 void gmp_env_debug(void);
@@ -22,32 +27,13 @@ void gmp_bootstrap_m0(struct m *m0, struct g *gp);
 int gmp_newtid(void);
 void gmp_m0_g0_entry(void *arg);
 void gmp_mstart_init(void);
-
-static void main_stack(struct g *gp)
-{
-	pthread_attr_t attr;
-	if (gmp_real.pthread_getattr_np(pthread_self(), &attr) != 0)
-		return;
-	void *lo;
-	size_t size;
-	if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
-		gp->stack_lo = lo;
-		gp->stack_size = size;
-	}
-	pthread_attr_destroy(&attr);
-}
+void gmp_main_stack(void **lo, size_t *size);
 
 void gmp_init(void)
 {
-	/* Start-up itself calls into glibc, which may call a malloc that
-	 * takes pthread locks (jemalloc; pthread_getattr_np reads
-	 * /proc/self/maps with fopen while holding the thread's lock): those
-	 * calls come back here and must see the runtime as not started yet,
-	 * as calls before start-up do, not start it a second time. */
-	static int starting;
-	if (gmp_initialized || starting)
+	if (gmp_initialized || gmp_starting)
 		return;
-	starting = 1;
+	gmp_starting = 1;
 	gmp_arch_init();
 	gmp_env_debug();
 	gmp_env_preempt();
@@ -62,7 +48,7 @@ void gmp_init(void)
 	gp->joinstate = JS_JOINABLE;
 	gp->timer.index = -1;
 	gmp_tls_adopt_main(gp);
-	main_stack(gp);
+	gmp_main_stack(&gp->stack_lo, &gp->stack_size);
 	gmp_schedattr_init_main(gp);
 	gmp_registry_add(gp);
 	sched.ngs = 1;
@@ -90,6 +76,7 @@ void gmp_init(void)
 	gmp_sysmon_start();
 	gmp_fork_init();
 	gmp_initialized = 1;
+	gmp_starting = 0;
 	/* Last: it dlopens libunwind, whose code calls interposed functions. */
 	gmp_insight_init();
 }

@@ -36,13 +36,8 @@
 
 #include "textmap.h"
 
-/* In a fork child: the forking M's /proc descriptor names the parent's
- * thread. */
 void gmp_rescue_fork(struct m *mp)
 {
-	if (mp->procfd)
-		gmp_syscall(SYS_close, mp->procfd - 1, 0, 0);
-	mp->procfd = 0;
 	mp->rescue = 0;
 }
 
@@ -116,23 +111,26 @@ enum probe gmp_rescue_probe(struct p *pp)
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
-	if (mp->procfd == 0) {
-		char path[64] = "/proc/self/task/";
-		char num[16];
-		int n = 0;
-		for (int t = mp->tid; t; t /= 10)
-			num[n++] = (char)('0' + t % 10);
-		size_t len = strlen(path);
-		while (n)
-			path[len++] = num[--n];
-		memcpy(path + len, "/syscall", 9);
-		long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-		if (fd < 0)
-			return PROBE_UNKNOWN;
-		mp->procfd = (int)fd + 1;
-	}
+	/* Opened for each look, not kept: a descriptor kept open could be
+	 * inherited by a fork child half-made (the kernel copies the fd table
+	 * before memory, so a child may believe in a descriptor it never got,
+	 * and closing it there closed the program's or the netpoller's fd), or
+	 * be closed or replaced by the program (closefrom, dup2). */
+	char path[64] = "/proc/self/task/";
+	char num[16];
+	int nd = 0;
+	for (int t = mp->tid; t; t /= 10)
+		num[nd++] = (char)('0' + t % 10);
+	size_t len = strlen(path);
+	while (nd)
+		path[len++] = num[--nd];
+	memcpy(path + len, "/syscall", 9);
+	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return PROBE_UNKNOWN;
 	char buf[256];
-	long n = gmp_syscall6(SYS_pread64, mp->procfd - 1, (long)buf, sizeof buf - 1, 0, 0, 0);
+	long n = gmp_syscall(SYS_read, fd, buf, sizeof buf - 1);
+	gmp_syscall(SYS_close, fd, 0, 0);
 	if (n <= 0)
 		return PROBE_UNKNOWN;
 	buf[n] = 0;

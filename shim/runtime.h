@@ -226,7 +226,6 @@ struct m {
 	uintptr_t g0_sp;          /* g0's saved context while a G runs */
 
 	/* Rescue from a blocking call the shim never saw (rescue.c). */
-	int procfd;               /* sysmon's /proc/self/task/<tid>/syscall, +1 */
 	uint32_t rescue;          /* sysmon asked this M to give up its P */
 	long rescue_nr;           /* ... while blocked in this system call */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
@@ -276,6 +275,7 @@ extern struct sched sched;
 extern struct p *allp;
 extern struct g gmp_main_g;
 extern int gmp_initialized;
+extern int gmp_starting; /* init.c: gmp_init is running */
 
 /* The running G's identity: initial-exec TLS, so per G, one instruction. */
 extern __thread struct g *gmp_curg_tls;

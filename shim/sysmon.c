@@ -182,6 +182,10 @@ static void *sysmon(void *arg)
 			delay *= 2;
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
+		/* Preemption finds a G past its slice only when sysmon looks: a
+		 * slice shorter than the backed-off sleep would not be kept. */
+		if (gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
+			delay = gmp_timeslice_ns;
 		/* Be there when a timer may need us, in case its P is held. */
 		int64_t sleep = delay, next = timers_watch_until();
 		if (next >= 0) {

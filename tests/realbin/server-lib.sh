@@ -1,0 +1,72 @@
+# Sourced by the realbin scripts that start a server.  tests/run-both runs
+# a script under gmprun in its shim mode; only the program under test
+# should then run under the shim, its clients being the measuring stick
+# in both modes: run it with under_test (or start_server) and the rest
+# runs natively.
+# The script's own shell is part of the harness and runs natively too
+# (re-executed without the shim).
+if [ -n "${LD_PRELOAD-}" ] && [ -z "${GMP_REALBIN_PRELOAD+set}" ]; then
+  export GMP_REALBIN_PRELOAD=$LD_PRELOAD
+  exec env -u LD_PRELOAD "$0" "$@"
+fi
+shim_preload=${GMP_REALBIN_PRELOAD-}
+unset GMP_REALBIN_PRELOAD
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+# Servers still running on any way out (jobs -p: only children not yet
+# reaped, so never a recycled pid).
+cleanup() {
+  local p
+  for p in $(jobs -p); do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+
+under_test() {
+  if [ -n "$shim_preload" ]; then LD_PRELOAD=$shim_preload "$@"; else "$@"; fi
+}
+
+# pid port: pid has a socket listening on 127.0.0.1:port (or any address).
+listening() {
+  local hex inode
+  hex=$(printf '%04X' "$2")
+  for inode in $(awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" { print $10 }' /proc/net/tcp); do
+    ls -l "/proc/$1/fd" 2>/dev/null | grep -q "socket:\[$inode\]" && return 0
+  done
+  return 1
+}
+
+# start_server NAME CMD ARGS...: starts CMD under test with every @PORT@ in
+# its arguments replaced by a free port, waits until it listens there, and
+# sets $port and $server.  Another process may take the port between our
+# probe and the server's bind: then try another.
+start_server() {
+  local name=$1 try i
+  shift
+  for try in 1 2 3 4 5; do
+    port=$($py -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    local args=("${@//@PORT@/$port}")
+    (
+      if [ -n "$shim_preload" ]; then export LD_PRELOAD=$shim_preload; fi
+      exec "${args[@]}"
+    ) >"$tmp/$name.log" 2>&1 &
+    server=$!
+    for i in $(seq 1 600); do
+      listening "$server" "$port" && return 0
+      kill -0 "$server" 2>/dev/null || break
+      sleep 0.05
+    done
+    kill -9 "$server" 2>/dev/null
+    wait "$server" 2>/dev/null
+  done
+  echo "$name did not start listening:" >&2
+  cat "$tmp/$name.log" >&2
+  return 1
+}
+
+# stop_server SIGNAL: asks the server to stop and waits for it; prints its status.
+stop_server() {
+  kill -"$1" "$server" 2>/dev/null
+  wait "$server"
+}
