@@ -12,6 +12,7 @@ struct mutex {
 /* A one-shot wake-up: notesleep blocks the M until notewakeup. */
 struct note {
 	uint32_t key;
+	uint32_t spin; /* how long the sleeper polls first (ns); 0: the most */
 };
 
 void lock(struct mutex *l);

@@ -196,9 +196,12 @@ static void *sysmon(void *arg)
 		gmp_sigwake_sleep(sleep);
 		gmp_sigwake_drain();
 		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
+			/* Back to the backed-off pace, as Go's sysmon after its
+			 * sleep: a server woken by each request would otherwise
+			 * poll every 20us all the time, for nothing.  A retake
+			 * brings the fast pace back. */
 			sysmon_idle();
 			gmp_sigwake_drain();
-			idle = 0;
 			continue;
 		}
 		int64_t now = gmp_nanotime();
