@@ -37,7 +37,7 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 		if (!gmp_robust_held(m))
 			return EPERM;
 	} else if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
-		   m->__data.__owner != getg()->tid) {
+		   m->__data.__owner != gmp_self_tid()) {
 		return EPERM;
 	}
 	/* Only a mutex of ours can take a waiter moved over by a broadcast
@@ -56,7 +56,7 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 		 * to compete for it, or handed it over (starvation mode). */
 		if (err == GMP_WAKE_REQUEUED)
 			gmp_mutex_lock_requeued(lockword);
-		m->__data.__owner = getg()->tid;
+		m->__data.__owner = gmp_self_tid();
 		err = 0;
 	} else {
 		int lerr;
