@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -238,6 +240,26 @@ static void *foreign_futex(void *arg)
 	return (void *)1;
 }
 
+/* --- blocking reads, poll and epoll_wait on pipes the program made --- */
+static int pa[2], pb[2], pc[2];
+
+static void *foreign_io(void *arg)
+{
+	int r = 0;
+	char c = 0;
+	sem_post(&sem);
+	r |= (read(pa[0], &c, 1) == 1 && c == 'a') << 0;
+	struct pollfd p = { .fd = pb[0], .events = POLLIN };
+	r |= (poll(&p, 1, -1) == 1 && (p.revents & POLLIN)) << 1;
+	int ep = epoll_create1(0);
+	struct epoll_event ev = { .events = EPOLLIN }, out;
+	epoll_ctl(ep, EPOLL_CTL_ADD, pc[0], &ev);
+	sem_post(&sem);
+	r |= (epoll_wait(ep, &out, 1, -1) == 1) << 2;
+	close(ep);
+	return (void *)(intptr_t)r;
+}
+
 /* --- rwlock, barrier, once --- */
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_barrier_t bar;
@@ -391,6 +413,23 @@ int main(void)
 	while (__atomic_load_n(&gword, __ATOMIC_ACQUIRE) == 0)
 		syscall(SYS_futex, &gword, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	CHECK(foreign_finish(t, &j) == (void *)1, "raw futex wait and wake between a foreign thread and a G");
+
+	if (pipe(pa) || pipe(pb) || pipe(pc))
+		return 1;
+	j = (struct job){ foreign_io };
+	t = foreign_start(&j);
+	sem_wait(&sem);
+	sleep_ms(20);
+	if (write(pa[1], "a", 1) != 1 || write(pb[1], "b", 1) != 1)
+		return 1;
+	sem_wait(&sem);
+	sleep_ms(20);
+	if (write(pc[1], "c", 1) != 1)
+		return 1;
+	r = (intptr_t)foreign_finish(t, &j);
+	CHECK(r & 1, "foreign blocking read on a pipe, written by a G");
+	CHECK(r & 2, "foreign poll on a pipe");
+	CHECK(r & 4, "foreign epoll_wait on a pipe");
 
 	released = 0;
 	pthread_barrier_init(&bar, NULL, 3);
