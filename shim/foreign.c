@@ -63,6 +63,11 @@ static bool exitkey_ready(void)
 	return s == 2;
 }
 
+void gmp_foreign_init(void)
+{
+	exitkey_ready();
+}
+
 struct g *gmp_foreign_g(bool create)
 {
 	struct g *gp = foreign_tls;

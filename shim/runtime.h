@@ -370,6 +370,9 @@ extern int (*gmp_clock_gettime)(clockid_t, struct timespec *);
  * blocking its own thread on fnote (sema.c); readying it wakes the note. */
 struct g *gmp_foreign_g(bool create);
 void gmp_foreign_ready(struct g *gp);
+/* Looks up what freeing a foreign G at its thread's exit takes (at start,
+ * while dlsym may still malloc safely). */
+void gmp_foreign_init(void);
 /* The owner id the caller stores in a lock: the G's TID, or a foreign
  * thread's kernel TID. */
 int gmp_self_tid(void);
