@@ -260,6 +260,25 @@ static void *foreign_io(void *arg)
 	return (void *)(intptr_t)r;
 }
 
+/* --- keys, and many short-lived foreign threads that wait --- */
+static pthread_key_t key;
+static int destroyed;
+
+static void destroy(void *v)
+{
+	__atomic_add_fetch(&destroyed, 1, __ATOMIC_RELAXED);
+}
+
+static void *foreign_churn(void *arg)
+{
+	pthread_setspecific(key, arg);
+	pthread_mutex_lock(&m);
+	while (!flag)
+		pthread_cond_wait(&cv, &m);
+	pthread_mutex_unlock(&m);
+	return NULL;
+}
+
 /* --- rwlock, barrier, once --- */
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_barrier_t bar;
@@ -430,6 +449,26 @@ int main(void)
 	CHECK(r & 1, "foreign blocking read on a pipe, written by a G");
 	CHECK(r & 2, "foreign poll on a pipe");
 	CHECK(r & 4, "foreign epoll_wait on a pipe");
+
+	pthread_key_create(&key, destroy);
+	int churn_ok = 1;
+	for (int round = 0; round < 20; round++) {
+		struct job cj[5];
+		pthread_t ct[5];
+		flag = 0;
+		for (int i = 0; i < 5; i++) {
+			cj[i] = (struct job){ foreign_churn, &cj[i] };
+			ct[i] = foreign_start(&cj[i]);
+		}
+		sleep_ms(1);
+		pthread_mutex_lock(&m);
+		flag = 1;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&m);
+		for (int i = 0; i < 5; i++)
+			churn_ok &= foreign_finish(ct[i], &cj[i]) == NULL;
+	}
+	CHECK(churn_ok && destroyed == 100, "100 foreign threads wait and exit; their key destructors ran");
 
 	released = 0;
 	pthread_barrier_init(&bar, NULL, 3);
