@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "compat/tls.h"
 #include "runtime.h"
 
 void gmp_keys_run_destructors(struct g *gp);
@@ -104,4 +105,18 @@ int gmp_self_tid(void)
 	if (gp == NULL)
 		gp = foreign_tls;
 	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+/* A thread the G registry does not know may be a foreign one, which
+ * pthread_join and pthread_detach then leave to glibc.  Told apart by the
+ * TID in its TCB: a G's (live or reaped: G memory is never unmapped) is one
+ * of gmp_newtid's, above any real TID, or main's; an NPTL thread's is its
+ * real TID, or 0 once it has exited.  Anything else is no thread at all,
+ * as natively. */
+bool gmp_foreign_tcb(const void *tcb)
+{
+	if (tcb == NULL || tcb == gmp_main_g.tcb || *(void *const *)((const char *)tcb + 16) != tcb)
+		return false;
+	int tid = __atomic_load_n(gmp_tls_tidp((void *)tcb), __ATOMIC_ACQUIRE);
+	return tid >= 0 && tid < 0x400000;
 }

@@ -373,6 +373,8 @@ void gmp_foreign_ready(struct g *gp);
 /* Looks up what freeing a foreign G at its thread's exit takes (at start,
  * while dlsym may still malloc safely). */
 void gmp_foreign_init(void);
+/* tcb (a pthread_t no G has) is an NPTL thread's, as far as can be told. */
+bool gmp_foreign_tcb(const void *tcb);
 /* The owner id the caller stores in a lock: the G's TID, or a foreign
  * thread's kernel TID. */
 int gmp_self_tid(void);

@@ -5,6 +5,7 @@
  * shim): condvars both ways, mutexes held by Gs, semaphores, rwlocks,
  * barriers, once, timed waits that time out and ones that are woken, join
  * of a G, nanosleep, raw futex waits.  Natively every thread is ordinary. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -279,6 +280,19 @@ static void *foreign_churn(void *arg)
 	return NULL;
 }
 
+/* --- the program's join and detach on foreign threads --- */
+static void *foreign_waits_sem(void *arg)
+{
+	while (sem_wait(&s1) != 0)
+		;
+	return (void *)(intptr_t)7;
+}
+
+static void *foreign_quick(void *arg)
+{
+	return NULL;
+}
+
 /* --- rwlock, barrier, once --- */
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_barrier_t bar;
@@ -469,6 +483,19 @@ int main(void)
 			churn_ok &= foreign_finish(ct[i], &cj[i]) == NULL;
 	}
 	CHECK(churn_ok && destroyed == 100, "100 foreign threads wait and exit; their key destructors ran");
+
+	{
+		pthread_t ft1, ft2;
+		foreign_create(&ft1, foreign_waits_sem, NULL);
+		int busy = pthread_tryjoin_np(ft1, NULL);
+		sem_post(&s1);
+		void *ret = NULL;
+		int jr = pthread_join(ft1, &ret);
+		CHECK(busy == EBUSY && jr == 0 && ret == (void *)(intptr_t)7,
+		      "the program's tryjoin and join of a foreign thread");
+		foreign_create(&ft2, foreign_quick, NULL);
+		CHECK(pthread_detach(ft2) == 0, "the program's detach of a foreign thread");
+	}
 
 	released = 0;
 	pthread_barrier_init(&bar, NULL, 3);
