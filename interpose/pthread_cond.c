@@ -32,17 +32,12 @@ void gmp_mutex_lock_requeued(uint32_t *w);
 
 static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 {
-	/* A thread made by glibc's pthread_create reached past us (jemalloc's
-	 * background threads find it with dlsym(RTLD_NEXT)) has no G to park. */
-	if (getg() == NULL)
-		gmp_throw("pthread_cond_wait on a thread not created through the shim's pthread_create "
-			  "(a library calling glibc's directly: redis-server needs --jemalloc-bg-thread no)");
 	int type = m->__data.__kind & GMP_MUTEX_TYPE_MASK;
 	if (m->__data.__kind != -1 && (m->__data.__kind & GMP_MUTEX_ROBUST)) {
 		if (!gmp_robust_held(m))
 			return EPERM;
 	} else if ((type == PTHREAD_MUTEX_ERRORCHECK || type == PTHREAD_MUTEX_RECURSIVE) &&
-		   m->__data.__owner != getg()->tid) {
+		   m->__data.__owner != gmp_self_tid()) {
 		return EPERM;
 	}
 	/* Only a mutex of ours can take a waiter moved over by a broadcast
@@ -61,7 +56,7 @@ static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 		 * to compete for it, or handed it over (starvation mode). */
 		if (err == GMP_WAKE_REQUEUED)
 			gmp_mutex_lock_requeued(lockword);
-		m->__data.__owner = getg()->tid;
+		m->__data.__owner = gmp_self_tid();
 		err = 0;
 	} else {
 		int lerr;

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <pthread.h>
 
 #include "export.h"
@@ -8,5 +9,9 @@ int gmp_detach(const void *thread);
 GMP_EXPORT int pthread_detach(pthread_t t)
 {
 	gmp_ensure_init();
-	return gmp_detach((const void *)t);
+	int err = gmp_detach((const void *)t);
+	/* A foreign thread (shim/foreign.c) is glibc's to detach. */
+	if (err == ESRCH && gmp_foreign_tcb((const void *)t))
+		err = GMP_REAL(pthread_detach)(t);
+	return err;
 }

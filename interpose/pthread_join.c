@@ -7,30 +7,52 @@
 
 int gmp_join(const void *thread, void **retval, int64_t deadline);
 
+static bool foreign_thread(pthread_t t)
+{
+	return gmp_foreign_tcb((const void *)t);
+}
+
+/* glibc's join of a foreign thread blocks the M: its P goes meanwhile. */
+#define FOREIGN_JOIN(call)                                                                         \
+	({                                                                                         \
+		bool entered_ = entersyscall();                                                    \
+		int r_ = (call);                                                                   \
+		if (entered_)                                                                      \
+			exitsyscall();                                                             \
+		r_;                                                                                \
+	})
+
 GMP_EXPORT int pthread_join(pthread_t t, void **retval)
 {
 	GMP_CANCEL_POINT;
 	gmp_ensure_init();
-	return gmp_join((const void *)t, retval, -1);
+	int err = gmp_join((const void *)t, retval, -1);
+	if (err == ESRCH && foreign_thread(t))
+		err = FOREIGN_JOIN(GMP_REAL(pthread_join)(t, retval));
+	return err;
 }
 
 GMP_EXPORT int pthread_tryjoin_np(pthread_t t, void **retval)
 {
 	gmp_ensure_init();
-	return gmp_join((const void *)t, retval, -2);
+	int err = gmp_join((const void *)t, retval, -2);
+	if (err == ESRCH && foreign_thread(t))
+		err = GMP_REAL(pthread_tryjoin_np)(t, retval);
+	return err;
 }
 
 GMP_EXPORT int pthread_clockjoin_np(pthread_t t, void **retval, clockid_t clk, const struct timespec *abstime)
 {
 	GMP_CANCEL_POINT;
 	gmp_ensure_init();
-	if (abstime == NULL)
-		return gmp_join((const void *)t, retval, -1);
 	int err = 0;
-	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
+	int64_t deadline = abstime == NULL ? -1 : gmp_abs_deadline(clk, abstime, &err);
 	if (err)
 		return err;
-	return gmp_join((const void *)t, retval, deadline);
+	err = gmp_join((const void *)t, retval, deadline);
+	if (err == ESRCH && foreign_thread(t))
+		err = FOREIGN_JOIN(GMP_REAL(pthread_clockjoin_np)(t, retval, clk, abstime));
+	return err;
 }
 
 GMP_EXPORT int pthread_timedjoin_np(pthread_t t, void **retval, const struct timespec *abstime)

@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "export.h"
@@ -67,10 +66,10 @@ static struct gmp_keyslot *slot(struct g *gp, pthread_key_t key, bool create)
 }
 
 /* Threads that are not Gs also use keys: the sanitizers' and glibc's own
- * helper threads (SIGEV_THREAD timers, aio), an idle M running a signal
- * handler.  Each gets a zeroed G of its own, for its key slots only;
- * its values are not destroyed when it exits. */
-static __thread struct g *keyholder;
+ * helper threads (SIGEV_THREAD timers, aio), a library's threads made
+ * through dlsym(RTLD_NEXT, "pthread_create"), an idle M running a signal
+ * handler.  Their values live in the thread's foreign G (shim/foreign.c),
+ * whose destructors run when the thread exits. */
 
 /* Before the shim's constructor a sanitizer runtime (ASan's start-up runs
  * from the program's preinit_array, before libc's own initialisation)
@@ -88,16 +87,8 @@ static struct g *key_g(bool create)
 	struct g *gp = getg();
 	if (gp == NULL && !__atomic_load_n(&gmp_initialized, __ATOMIC_ACQUIRE) && initial_thread())
 		return &gmp_main_g;
-	if (gp == NULL) {
-		if (keyholder == NULL && create) {
-			/* Not malloc: TSan stores a key on a new thread before
-			 * its malloc works there (__tsan_thread_start_func). */
-			void *m = mmap(NULL, sizeof *keyholder, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				       -1, 0);
-			keyholder = m == MAP_FAILED ? NULL : m;
-		}
-		gp = keyholder;
-	}
+	if (gp == NULL)
+		gp = gmp_foreign_g(create);
 	return gp;
 }
 

@@ -110,7 +110,9 @@ static int ceiling_check(pthread_mutex_t *m)
 {
 	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
 		return 0;
-	struct g *gp = getg();
+	struct g *gp = gmp_thisg(); /* a foreign thread's: SCHED_OTHER, as it was made */
+	if (gp == NULL)
+		return ENOMEM;
 	int policy = gp->sched_policy & ~SCHED_RESET_ON_FORK, prio = gp->sched_priority;
 	int ceiling = (int)CEILING(m);
 	if (sched_get_priority_max(policy) < ceiling || prio > ceiling)
@@ -120,23 +122,11 @@ static int ceiling_check(pthread_mutex_t *m)
 
 /* The owner id of the caller.  Threads that are not Gs lock mutexes too
  * when the program's malloc takes pthread locks (jemalloc): the template
- * thread allocating a new M's TLS, glibc's helper threads. */
+ * thread allocating a new M's TLS, glibc's helper threads; they wait on
+ * their foreign G (shim/foreign.c). */
 static int self_id(void)
 {
-	struct g *gp = getg();
-	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
-}
-
-/* A thread that is not a G cannot park: it polls the lock word, giving up
- * its CPU between tries (the holder is a G that may need it). */
-static int foreign_lock(uint32_t *w, int64_t deadline)
-{
-	while (gmp_mutex_trylock(w) != 0) {
-		if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
-			return ETIMEDOUT;
-		gmp_syscall(SYS_sched_yield, 0, 0, 0);
-	}
-	return 0;
+	return gmp_self_tid();
 }
 
 static int lock_inner(pthread_mutex_t *m, int64_t deadline)
@@ -155,8 +145,7 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 			return 0;
 		}
 	}
-	int err = getg() ? gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline)
-			 : foreign_lock((uint32_t *)&D(m).__lock, deadline);
+	int err = gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline);
 	if (err)
 		return err;
 	D(m).__owner = self;
@@ -193,7 +182,7 @@ static int clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *a
 		 * (and, as NPTL, after the errorcheck owner test). */
 		int r = pthread_mutex_trylock(m);
 		if (r == EBUSY && (D(m).__kind & GMP_MUTEX_TYPE_MASK) == PTHREAD_MUTEX_ERRORCHECK &&
-		    !robust_kind(m) && D(m).__owner == getg()->tid)
+		    !robust_kind(m) && D(m).__owner == self_id())
 			return EDEADLK;
 		return r == EBUSY ? err : r;
 	}
@@ -274,7 +263,7 @@ GMP_EXPORT int pthread_mutex_consistent(pthread_mutex_t *m)
 {
 	if (!robust_kind(m) || D(m).__owner != INT_MAX /* glibc's INCONSISTENT */)
 		return EINVAL;
-	D(m).__owner = getg()->tid;
+	D(m).__owner = self_id();
 	return 0;
 }
 /* <pthread.h> redirects the _np name to the POSIX one at compile time;
@@ -301,7 +290,7 @@ GMP_EXPORT int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int
 	/* POSIX: lock it (unless the caller holds it), change, unlock. */
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
 	bool mine = robust_kind(m) ? gmp_robust_held(m)
-				   : (type != PTHREAD_MUTEX_NORMAL && D(m).__owner == getg()->tid);
+				   : (type != PTHREAD_MUTEX_NORMAL && D(m).__owner == self_id());
 	if (!mine) {
 		/* As NPTL, without raising the caller to the old ceiling. */
 		int err = lock_inner(m, -1);

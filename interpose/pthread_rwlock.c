@@ -56,7 +56,7 @@ static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 {
 	/* The writer itself asking to read would wait for itself forever;
 	 * glibc reports it, as POSIX allows. */
-	if (rw->writer == getg()->tid && (rw->state & WRITER))
+	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
 		int err = tryrd(rw);
@@ -77,13 +77,13 @@ static int trywr(struct gmp_rwlock *rw)
 	uint32_t z = 0;
 	if (!__atomic_compare_exchange_n(&rw->state, &z, WRITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return EBUSY;
-	rw->writer = getg()->tid;
+	rw->writer = gmp_self_tid();
 	return 0;
 }
 
 static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 {
-	if (rw->writer == getg()->tid && (rw->state & WRITER))
+	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
 		if (trywr(rw) == 0)

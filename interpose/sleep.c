@@ -3,6 +3,7 @@
  * not move with clock changes either); an absolute CLOCK_REALTIME sleep
  * follows the realtime clock (shim/timer.c). */
 #include <errno.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,12 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) {
 		gmp_unsupported("clock_nanosleep on a clock other than REALTIME or MONOTONIC");
 		return ENOTSUP;
+	}
+	if (getg() == NULL) {
+		/* A foreign thread (shim/foreign.c) blocks its own OS thread:
+		 * the kernel's sleep, with the kernel's signal behaviour. */
+		long r = gmp_syscall6(SYS_clock_nanosleep, clk, flags, (long)req, (long)rem, 0, 0);
+		return r < 0 ? (int)-r : 0;
 	}
 	int64_t deadline;
 	if (flags & TIMER_ABSTIME) {

@@ -12,8 +12,9 @@
 #include "cancel.h"
 #include "netpoll.h"
 
-/* Outside any G (a signal handler on an idle M): block the thread in
- * poll, as the blocking fd the program believes in would. */
+/* Outside any G (a foreign thread, shim/foreign.c, or a signal handler
+ * on an idle M): block the thread in poll, as the blocking fd the program
+ * believes in would. */
 static long thread_blocking(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5)
 {
 	for (;;) {
@@ -81,15 +82,39 @@ long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, lon
 	}
 }
 
+/* A blocking connect outside any G: the handshake waited for in poll. */
+static long thread_connect(int fd, const void *addr, unsigned len)
+{
+	long r = gmp_syscall(SYS_connect, fd, addr, len);
+	while (r == -EAGAIN) { /* a full AF_UNIX backlog */
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		gmp_syscall6(SYS_ppoll, (long)&p, 1, 0, 0, 8, 0);
+		r = gmp_syscall(SYS_connect, fd, addr, len);
+	}
+	if (r != -EINPROGRESS)
+		return r;
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	while ((r = gmp_syscall6(SYS_ppoll, (long)&p, 1, 0, 0, 8, 0)) == -EINTR)
+		;
+	if (r < 0)
+		return r;
+	int err = 0;
+	socklen_t elen = sizeof err;
+	r = gmp_syscall6(SYS_getsockopt, fd, SOL_SOCKET, SO_ERROR, (long)&err, (long)&elen, 0);
+	return r < 0 ? r : err ? -err : 0;
+}
+
 /* connect on a polled socket: a blocking connect waits for the handshake,
  * which on the non-blocking description is EINPROGRESS, then writable. */
 long gmp_fd_connect(int fd, const void *addr, unsigned len)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
-	if (pd == NULL || getg() == NULL)
+	if (pd == NULL)
 		return gmp_blocking_syscall(SYS_connect, fd, addr, len);
 	if (pd->flags & PD_USERNB)
 		return gmp_syscall(SYS_connect, fd, addr, len);
+	if (getg() == NULL)
+		return thread_connect(fd, addr, len);
 	gmp_getp();
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
 	int64_t deadline = pd->wtimeout > 0 ? gmp_nanotime() + pd->wtimeout : -1;
@@ -162,8 +187,19 @@ long gmp_fd_syscall2(int in, int out, long nr, const long a[6])
 		pi = NULL;
 	if (po && (po->flags & PD_USERNB))
 		po = NULL;
-	if ((pi == NULL && po == NULL) || getg() == NULL)
+	if (pi == NULL && po == NULL)
 		return gmp_blocking_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (getg() == NULL) {
+		/* A foreign thread: wait for the ends in poll, as blocking fds would. */
+		for (;;) {
+			long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+			if (r != -EAGAIN)
+				return r;
+			struct pollfd p[2] = { { .fd = in, .events = pi ? POLLIN : 0 },
+					       { .fd = out, .events = po ? POLLOUT : 0 } };
+			gmp_syscall6(SYS_ppoll, (long)p, 2, 0, 0, 8, 0);
+		}
+	}
 	gmp_getp();
 	for (;;) {
 		uint32_t rv = pi ? __atomic_load_n(&pi->rgen, __ATOMIC_ACQUIRE) : 0;

@@ -39,6 +39,7 @@ void gmp_init(void)
 	gmp_env_preempt();
 	int nprocs = gmp_env_maxprocs();
 	gmp_realsym_init();
+	gmp_foreign_init();
 	gmp_tls_init();
 
 	struct g *gp = &gmp_main_g;

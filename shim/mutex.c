@@ -31,7 +31,10 @@ static bool canspin(int iter)
 	if (sched.gomaxprocs <= (int)(__atomic_load_n(&sched.npidle, __ATOMIC_RELAXED) +
 				      __atomic_load_n(&sched.nmspinning, __ATOMIC_RELAXED) + 1))
 		return false;
-	struct p *pp = getg()->m->p; /* NULL in a syscall */
+	struct g *gp = getg();
+	if (gp == NULL)
+		return false; /* a foreign thread (foreign.c): it blocks its own thread soon enough */
+	struct p *pp = gp->m->p; /* NULL in a syscall */
 	return pp != NULL && runqempty(pp);
 }
 

@@ -192,6 +192,10 @@ bool stopm(struct m *mp, int64_t deadline)
 /* Makes gp runnable on mp's P (or globally if mp holds none), to run next. */
 static void ready_on(struct m *mp, struct g *gp)
 {
+	if (__builtin_expect(gp->flags & G_FOREIGN, 0)) {
+		gmp_foreign_ready(gp); /* it blocks its own thread: no run queue */
+		return;
+	}
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
 	if (mp->p) {
 		runqput(mp->p, gp, true);
@@ -205,17 +209,36 @@ static void ready_on(struct m *mp, struct g *gp)
 
 void goready(struct g *gp)
 {
-	ready_on(getg()->m, gp);
+	struct g *self = getg();
+	if (self == NULL) {
+		/* A waker that is no G (a foreign thread unlocking a mutex in
+		 * starvation mode): no P of its own to put gp on. */
+		gp->schedlink = NULL;
+		injectglist(gp);
+		return;
+	}
+	ready_on(self->m, gp);
 }
 
 /* Puts a list of Gs readied off-P (timers) on the global queue and starts
  * Ms for idle Ps to run them (proc.go: injectglist). */
-void injectglist(struct g *list)
+void injectglist(struct g *all)
 {
 	int n = 0;
-	struct g *tail = NULL;
-	for (struct g *gp = list; gp; gp = gp->schedlink) {
+	struct g *list = NULL, *tail = NULL;
+	while (all) {
+		struct g *gp = all;
+		all = gp->schedlink; /* read first: a foreign G may be gone once woken */
+		if (gp->flags & G_FOREIGN) {
+			gmp_foreign_ready(gp);
+			continue;
+		}
 		casgstatus(gp, G_WAITING, G_RUNNABLE);
+		gp->schedlink = NULL;
+		if (tail)
+			tail->schedlink = gp;
+		else
+			list = gp;
 		tail = gp;
 		n++;
 	}

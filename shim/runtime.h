@@ -84,6 +84,7 @@ struct gmp_altstack {
 #define G_MAIN 0x1       /* the process's initial thread: never reused */
 #define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
 #define G_C11 0x4        /* made by thrd_create: its start routine returns int */
+#define G_FOREIGN 0x8    /* stands in for a thread that is no G (foreign.c) */
 
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
@@ -153,6 +154,7 @@ struct g {
 	void *entrybuf;           /* the bottom __pthread_unwind_buf_t (gmain's frame) */
 	unsigned char unwind_exc[64] __attribute__((aligned(16))); /* the forced unwind's _Unwind_Exception */
 	struct gmp_timer timer;   /* for timed parks */
+	struct note fnote;        /* a foreign G's thread sleeps here while parked */
 
 	/* Pthread keys. */
 	struct gmp_keyslot specific_1st[GMP_KEY_1ST];
@@ -285,6 +287,16 @@ static inline struct g *getg(void)
 	return gmp_curg_tls;
 }
 
+struct g *gmp_foreign_g(bool create);
+
+/* The calling thread's G: its own, or its foreign G (foreign.c; NULL only
+ * when that could not be mapped). */
+static inline struct g *gmp_thisg(void)
+{
+	struct g *gp = getg();
+	return gp ? gp : gmp_foreign_g(true);
+}
+
 /* The M of the g0 stack we are on; valid only on g0. */
 static inline struct m *g0_getm(void)
 {
@@ -350,6 +362,22 @@ struct g *gmp_pid_g(pid_t pid);
 
 /* compat/realsym.c: libc's clock_gettime (the runtime's clock reads). */
 extern int (*gmp_clock_gettime)(clockid_t, struct timespec *);
+
+/* foreign.c: threads that are no G (made by a library through
+ * dlsym(RTLD_NEXT, "pthread_create"), glibc's helper threads, an idle M
+ * running a signal handler) get a proxy G of their own, flagged G_FOREIGN,
+ * in no registry, with no M, no P and no stack of ours.  It parks by
+ * blocking its own thread on fnote (sema.c); readying it wakes the note. */
+struct g *gmp_foreign_g(bool create);
+void gmp_foreign_ready(struct g *gp);
+/* Looks up what freeing a foreign G at its thread's exit takes (at start,
+ * while dlsym may still malloc safely). */
+void gmp_foreign_init(void);
+/* tcb (a pthread_t no G has) is an NPTL thread's, as far as can be told. */
+bool gmp_foreign_tcb(const void *tcb);
+/* The owner id the caller stores in a lock: the G's TID, or a foreign
+ * thread's kernel TID. */
+int gmp_self_tid(void);
 
 /* init.c */
 void gmp_init(void);

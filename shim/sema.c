@@ -65,10 +65,55 @@ static inline void getp_unlocked(void)
 		gmp_getp();
 }
 
+/* Longest sleep of a foreign thread before it looks at a realtime
+ * deadline again: the note sleeps on the monotonic clock, and a change of
+ * the realtime clock must not postpone the deadline by more than this. */
+#define FOREIGN_REALTIME_SLICE_NS 20000000
+
+/* park_locked for a foreign thread (foreign.c): it is queued like a G, but
+ * blocks its own OS thread on its note.  A timed wait times itself out the
+ * way the timer path does (gmp_semq_timeout, following a requeue); if a
+ * waker dequeued it first, that waker's notewakeup is on its way. */
+static int foreign_park(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why,
+			uint32_t bits, struct g *gp)
+{
+	gp->wakeup = 0;
+	gp->waitbits = bits;
+	gp->waitreason = why;
+	noteclear(&gp->fnote);
+	waitq_enqueue(root, addr, gp);
+	__atomic_store_n(&gp->timer.waitaddr, addr, __ATOMIC_RELEASE);
+	__atomic_store_n(&gp->status, G_WAITING, __ATOMIC_RELAXED);
+	unlock(&root->lock);
+	bool woken = deadline < 0;
+	while (!woken) {
+		int64_t left = gmp_deadline_left(deadline);
+		if (left > 0) {
+			if (gmp_deadline_is_realtime(deadline) && left > FOREIGN_REALTIME_SLICE_NS)
+				left = FOREIGN_REALTIME_SLICE_NS;
+			woken = notetsleep(&gp->fnote, left);
+			continue;
+		}
+		if (gmp_semq_timeout(gp, &gp->timer)) {
+			__atomic_store_n(&gp->status, G_RUNNING, __ATOMIC_RELAXED);
+			break; /* off the queue, wakeup = ETIMEDOUT */
+		}
+		woken = true; /* dequeued by a waker: wait for its wake-up */
+	}
+	if (woken)
+		notesleep(&gp->fnote);
+	gp->waitreason = WAIT_NONE;
+	return gp->wakeup;
+}
+
 static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why,
 		       uint32_t bits)
 {
-	struct g *gp = getg();
+	struct g *gp = gmp_thisg();
+	if (__builtin_expect(gp == NULL, 0))
+		gmp_throw("foreign thread: no memory for its wait state");
+	if (__builtin_expect(gp->flags & G_FOREIGN, 0))
+		return foreign_park(root, addr, deadline, why, bits, gp);
 	gp->wakeup = 0;
 	gp->waitbits = bits;
 	waitq_enqueue(root, addr, gp);
@@ -202,7 +247,9 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 
 int gmp_sleep_until(int64_t deadline)
 {
-	struct g *gp = getg();
+	struct g *gp = gmp_thisg();
+	if (__builtin_expect(gp == NULL, 0))
+		gmp_throw("foreign thread: no memory for its wait state");
 	/* Park on an address nobody else waits on: only the timer (or
 	 * gmp_semq_interrupt) wakes it. */
 	const void *addr = &gp->timer;
@@ -270,7 +317,9 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		unlock(&root->lock);
 		return ETIMEDOUT;
 	}
-	struct g *gp = getg();
+	struct g *gp = gmp_thisg();
+	if (__builtin_expect(gp == NULL, 0))
+		gmp_throw("foreign thread: no memory for its wait state");
 	gp->ticket = ticket;
 	gp->condlock = condlock;
 	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
@@ -300,7 +349,7 @@ static struct g *morph(struct g *list)
 {
 	struct g *ready = NULL, **rtail = &ready;
 	struct semroot *root = NULL;
-	int self = getg()->tid;
+	int self = gmp_self_tid();
 	while (list) {
 		struct g *gp = list;
 		list = gp->schedlink;

@@ -120,12 +120,28 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	return 0;
 }
 
-/* Frees a G whose thread is over and will not be joined (g0 or G). */
+/* Frees a G whose thread is over and will not be joined (g0 or G; pp
+ * NULL: a foreign thread, which has no P, so the global free list). */
 static void reap(struct p *pp, struct g *gp)
 {
 	gmp_registry_del(gp);
-	if (!(gp->flags & G_MAIN))
+	if (gp->flags & G_MAIN)
+		return;
+	if (pp) {
 		gfput(pp, gp);
+		return;
+	}
+	lock(&sched.gflock);
+	gp->schedlink = sched.gfree;
+	sched.gfree = gp;
+	sched.ngfree++;
+	unlock(&sched.gflock);
+}
+
+/* The caller's P, none for a foreign thread (foreign.c). */
+static struct p *reaper_p(void)
+{
+	return getg() ? gmp_getp() : NULL;
 }
 
 /* goexit0's second half, on g0 right after gp switched out for good. */
@@ -195,10 +211,11 @@ int gmp_join(const void *thread, void **retval, int64_t deadline)
 		return EINVAL;
 	if (retval)
 		*retval = gp->retval;
-	reap(gmp_getp(), gp);
+	reap(reaper_p(), gp);
 	/* The join happened: a cancellation that ended the wait too late acts
 	 * at the next cancellation point instead, as the target is gone. */
-	__atomic_store_n(&self->cancelkick, 0, __ATOMIC_SEQ_CST);
+	if (self)
+		__atomic_store_n(&self->cancelkick, 0, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
@@ -223,7 +240,7 @@ int gmp_detach(const void *thread)
 		case JS_EXITED:
 			if (__atomic_compare_exchange_n(&gp->joinstate, &js, JS_REAPED, 0, __ATOMIC_ACQ_REL,
 							__ATOMIC_ACQUIRE)) {
-				reap(gmp_getp(), gp);
+				reap(reaper_p(), gp);
 				return 0;
 			}
 			break;
