@@ -30,7 +30,7 @@
 #include "textmap.h"
 
 int gmp_preemptsig = SIGURG;
-int64_t gmp_timeslice_ns = 10000000;
+int64_t gmp_timeslice_ns = 2000000;
 bool gmp_asyncpreemptoff;
 
 int gmp_pid;
