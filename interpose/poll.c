@@ -171,7 +171,7 @@ struct epoll_args {
 static long epoll_probe(void *arg)
 {
 	struct epoll_args *a = arg;
-	return gmp_syscall6(SYS_epoll_pwait, a->epfd, (long)a->ev, a->max, 0, 0, 8);
+	return gmp_syscall_intr(SYS_epoll_pwait, a->epfd, (long)a->ev, a->max, 0, 0, 8);
 }
 
 static long do_epoll(int epfd, struct epoll_event *ev, int max, int64_t deadline, const sigset_t *mask,

@@ -135,7 +135,7 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len)
 					return -EINTR; /* the connect goes on, as natively */
 				val = __atomic_load_n(&pd->wgen, __ATOMIC_ACQUIRE);
 				struct pollfd p = { .fd = fd, .events = POLLOUT };
-				if (gmp_syscall6(SYS_ppoll, (long)&p, 1, (long)&(struct timespec){ 0, 0 }, 0, 8, 0) > 0)
+				if (gmp_syscall_intr(SYS_ppoll, (long)&p, 1, (long)&(struct timespec){ 0, 0 }, 0, 8, 0) > 0)
 					break;
 			}
 			int err = 0;
@@ -209,7 +209,7 @@ long gmp_fd_syscall2(int in, int out, long nr, const long a[6])
 		if (r != -EAGAIN)
 			return r;
 		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = out, .events = POLLOUT } };
-		gmp_syscall6(SYS_ppoll, (long)p, 2, (long)&(struct timespec){ 0, 0 }, 0, 8, 0);
+		gmp_syscall_intr(SYS_ppoll, (long)p, 2, (long)&(struct timespec){ 0, 0 }, 0, 8, 0);
 		int w = 0;
 		if (pi && !(p[0].revents & POLLIN))
 			w = gmp_netpoll_wait(pi, &pi->rgen, rv, rs, -1, WAIT_IO_READ);

@@ -74,7 +74,7 @@ struct pollargs {
 static long poll_probe(void *arg)
 {
 	struct pollargs *a = arg;
-	return gmp_syscall6(SYS_ppoll, (long)a->fds, 1, (long)&zero, 0, 8, 0);
+	return gmp_syscall_intr(SYS_ppoll, (long)a->fds, 1, (long)&zero, 0, 8, 0);
 }
 
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
@@ -85,7 +85,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	/* A first look before touching the array: a ready set costs one
 	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
 	 * the kernel's to judge before we read it. */
-	long r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
@@ -103,7 +103,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		for (unsigned long i = 0; i < n && parkable; i++)
 			if (fds[i].fd >= 0)
 				parkable = w != NULL && watch(w, k++, fds[i].fd);
-		r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+		r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
 		if (r != 0 || deadline == 0)
 			break;
 		if (!parkable) {
@@ -119,7 +119,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		}
 		if (wr == ETIMEDOUT) {
 			/* A last look, as the kernel's scan after its timeout. */
-			r = gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+			r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
 			break;
 		}
 	}
@@ -145,8 +145,8 @@ static long select_probe(struct selsets *ss)
 	for (int s = 0; s < 3; s++)
 		if (ss->in[s])
 			memcpy(ss->out[s], ss->in[s], ss->bytes);
-	return gmp_syscall6(SYS_pselect6, ss->n, (long)ss->out[0], (long)ss->out[1], (long)ss->out[2], (long)&zero,
-			    0);
+	return gmp_syscall_intr(SYS_pselect6, ss->n, (long)ss->out[0], (long)ss->out[1], (long)ss->out[2],
+				(long)&zero, 0);
 }
 
 /* Moves the asked-for fds that are no longer open from in to closed;
