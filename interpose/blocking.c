@@ -72,11 +72,7 @@ GMP_EXPORT int flock(int fd, int op)
 GMP_EXPORT int lockf(int fd, int cmd, off_t len)
 {
 	GMP_CANCEL_POINT;
-	bool entered = entersyscall();
-	int r = GMP_REAL(lockf)(fd, cmd, len);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(GMP_REAL(lockf)(fd, cmd, len));
 }
 GMP_EXPORT int lockf64(int fd, int cmd, off_t len) __attribute__((alias("lockf")));
 
@@ -189,19 +185,11 @@ GMP_EXPORT int io_getevents(unsigned long ctx, long min, long max, void *ev, str
 GMP_EXPORT int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
 			   struct addrinfo **res)
 {
-	bool entered = entersyscall();
-	int r = GMP_REAL(getaddrinfo)(node, service, hints, res);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(GMP_REAL(getaddrinfo)(node, service, hints, res));
 }
 
 GMP_EXPORT int getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host, socklen_t hostlen, char *serv,
 			   socklen_t servlen, int flags)
 {
-	bool entered = entersyscall();
-	int r = GMP_REAL(getnameinfo)(sa, salen, host, hostlen, serv, servlen, flags);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(GMP_REAL(getnameinfo)(sa, salen, host, hostlen, serv, servlen, flags));
 }

@@ -136,20 +136,12 @@ GMP_EXPORT FILE *popen(const char *cmd, const char *mode)
 
 GMP_EXPORT int pclose(FILE *f)
 {
-	bool entered = entersyscall();
-	int r = GMP_REAL(pclose)(f);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(GMP_REAL(pclose)(f));
 }
 
 GMP_EXPORT int system(const char *cmd)
 {
 	GMP_CANCEL_POINT;
 	before_exec();
-	bool entered = entersyscall();
-	int r = GMP_REAL(system)(cmd);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(GMP_REAL(system)(cmd));
 }

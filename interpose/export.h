@@ -6,6 +6,7 @@
 #define GMP_EXPORT __attribute__((visibility("default")))
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -18,6 +19,18 @@
 		real_;                                                                             \
 	})
 void *gmp_dlsym_next(const char *name);
+
+/* A libc call that may block in the kernel, made as one blocking system
+ * call: entersyscall before it, so that sysmon hands the P on while the M
+ * waits, and exitsyscall after (shim/syscall.c). */
+#define GMP_BLOCKING_CALL(call)                                                                    \
+	({                                                                                         \
+		bool gmp_entered_ = entersyscall();                                                \
+		__typeof__(call) gmp_r_ = (call);                                                  \
+		if (gmp_entered_)                                                                  \
+			exitsyscall();                                                             \
+		gmp_r_;                                                                            \
+	})
 
 /* A raw system call result as libc returns it: -1 with errno set. */
 static inline long gmp_ret(long r)

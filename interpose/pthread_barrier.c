@@ -23,11 +23,7 @@ GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 	if (B(b)->shared) {
 		/* glibc's, shared with other processes: the M waits in the
 		 * kernel, its P runs other Gs meanwhile. */
-		bool entered = entersyscall();
-		int r = gmp_real.pthread_barrier_wait(b);
-		if (entered)
-			exitsyscall();
-		return r;
+		return GMP_BLOCKING_CALL(gmp_real.pthread_barrier_wait(b));
 	}
 	struct gmp_barrier *bp = B(b);
 	uint32_t round = __atomic_load_n(&bp->round, __ATOMIC_ACQUIRE);
@@ -47,11 +43,7 @@ GMP_EXPORT int pthread_barrier_destroy(pthread_barrier_t *b)
 {
 	if (B(b)->shared) {
 		/* glibc waits for the last round's threads to leave. */
-		bool entered = entersyscall();
-		int r = gmp_real.pthread_barrier_destroy(b);
-		if (entered)
-			exitsyscall();
-		return r;
+		return GMP_BLOCKING_CALL(gmp_real.pthread_barrier_destroy(b));
 	}
 	if (__atomic_load_n(&B(b)->in, __ATOMIC_ACQUIRE) != 0)
 		return EBUSY;

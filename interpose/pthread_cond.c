@@ -87,18 +87,6 @@ static bool glibc_mutex(pthread_mutex_t *m)
 	return kind != -1 && (kind & GMP_MUTEX_PSHARED) && !(kind & GMP_MUTEX_ROBUST);
 }
 
-/* glibc's signal, broadcast and destroy of a shared condvar may wait
- * briefly in the kernel (its internal lock, destroy waiting for woken
- * waiters to leave): the M may block, so the P must be free to go. */
-static int in_syscall(int (*fn)(pthread_cond_t *), pthread_cond_t *c)
-{
-	bool entered = entersyscall();
-	int r = fn(c);
-	if (entered)
-		exitsyscall();
-	return r;
-}
-
 static int real_wait(void *c, pthread_mutex_t *m, clockid_t clk, const void *abstime)
 {
 	return abstime ? GMP_REAL(pthread_cond_clockwait)(c, m, clk, abstime) : gmp_real.pthread_cond_wait(c, m);
@@ -113,10 +101,7 @@ static int shared_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, con
 		gmp_unsupported("pthread_cond_wait: process-shared condvar with a process-private mutex (EINVAL)");
 		return EINVAL;
 	}
-	bool entered = entersyscall();
-	int err = real_wait(c, m, clk, abstime);
-	if (entered)
-		exitsyscall();
+	int err = GMP_BLOCKING_CALL(real_wait(c, m, clk, abstime));
 	return err;
 }
 
@@ -157,8 +142,11 @@ GMP_EXPORT int pthread_cond_signal(pthread_cond_t *c)
 {
 	if (!gmp_initialized)
 		return 0;
+	/* glibc's signal, broadcast and destroy of a shared condvar may wait
+	 * briefly in the kernel (its internal lock, destroy waiting for woken
+	 * waiters to leave): the M may block, so the P must be free to go. */
 	if (shared(c))
-		return in_syscall(gmp_real.pthread_cond_signal, c);
+		return GMP_BLOCKING_CALL(gmp_real.pthread_cond_signal(c));
 	gmp_notify_one(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -168,7 +156,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 	if (!gmp_initialized)
 		return 0;
 	if (shared(c))
-		return in_syscall(gmp_real.pthread_cond_broadcast, c);
+		return GMP_BLOCKING_CALL(gmp_real.pthread_cond_broadcast(c));
 	gmp_notify_all(c, &C(c)->wait, &C(c)->notify);
 	return 0;
 }
@@ -176,7 +164,7 @@ GMP_EXPORT int pthread_cond_broadcast(pthread_cond_t *c)
 GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
 {
 	if (shared(c))
-		return in_syscall(gmp_real.pthread_cond_destroy, c);
+		return GMP_BLOCKING_CALL(gmp_real.pthread_cond_destroy(c));
 	if (gmp_initialized && gmp_semq_count(c) > 0)
 		return EBUSY;
 	return 0;

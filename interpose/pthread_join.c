@@ -7,28 +7,15 @@
 
 int gmp_join(const void *thread, void **retval, int64_t deadline);
 
-static bool foreign_thread(pthread_t t)
-{
-	return gmp_foreign_tcb((const void *)t);
-}
-
-/* glibc's join of a foreign thread blocks the M: its P goes meanwhile. */
-#define FOREIGN_JOIN(call)                                                                         \
-	({                                                                                         \
-		bool entered_ = entersyscall();                                                    \
-		int r_ = (call);                                                                   \
-		if (entered_)                                                                      \
-			exitsyscall();                                                             \
-		r_;                                                                                \
-	})
-
+/* A foreign thread (shim/foreign.c) is glibc's to join; its join blocks
+ * the M. */
 GMP_EXPORT int pthread_join(pthread_t t, void **retval)
 {
 	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	int err = gmp_join((const void *)t, retval, -1);
-	if (err == ESRCH && foreign_thread(t))
-		err = FOREIGN_JOIN(GMP_REAL(pthread_join)(t, retval));
+	if (err == ESRCH && gmp_foreign_tcb((const void *)t))
+		err = GMP_BLOCKING_CALL(GMP_REAL(pthread_join)(t, retval));
 	return err;
 }
 
@@ -36,7 +23,7 @@ GMP_EXPORT int pthread_tryjoin_np(pthread_t t, void **retval)
 {
 	gmp_ensure_init();
 	int err = gmp_join((const void *)t, retval, -2);
-	if (err == ESRCH && foreign_thread(t))
+	if (err == ESRCH && gmp_foreign_tcb((const void *)t))
 		err = GMP_REAL(pthread_tryjoin_np)(t, retval);
 	return err;
 }
@@ -50,8 +37,8 @@ GMP_EXPORT int pthread_clockjoin_np(pthread_t t, void **retval, clockid_t clk, c
 	if (err)
 		return err;
 	err = gmp_join((const void *)t, retval, deadline);
-	if (err == ESRCH && foreign_thread(t))
-		err = FOREIGN_JOIN(GMP_REAL(pthread_clockjoin_np)(t, retval, clk, abstime));
+	if (err == ESRCH && gmp_foreign_tcb((const void *)t))
+		err = GMP_BLOCKING_CALL(GMP_REAL(pthread_clockjoin_np)(t, retval, clk, abstime));
 	return err;
 }
 

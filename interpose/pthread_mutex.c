@@ -82,10 +82,7 @@ static int kernel_lock(pthread_mutex_t *m)
 	int err = gmp_real.pthread_mutex_trylock(m);
 	if (err != EBUSY)
 		return err;
-	bool entered = entersyscall();
-	err = gmp_real.pthread_mutex_lock(m);
-	if (entered)
-		exitsyscall();
+	err = GMP_BLOCKING_CALL(gmp_real.pthread_mutex_lock(m));
 	return err;
 }
 
@@ -94,10 +91,7 @@ static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct time
 	int err = gmp_real.pthread_mutex_trylock(m);
 	if (err != EBUSY)
 		return err;
-	bool entered = entersyscall();
-	err = GMP_REAL(pthread_mutex_clocklock)(m, clk, abstime);
-	if (entered)
-		exitsyscall();
+	err = GMP_BLOCKING_CALL(GMP_REAL(pthread_mutex_clocklock)(m, clk, abstime));
 	return err;
 }
 

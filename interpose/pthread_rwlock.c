@@ -113,10 +113,7 @@ static int shared_block(pthread_rwlock_t *l, int (*try)(pthread_rwlock_t *), int
 	int err = try(l);
 	if (err != EBUSY)
 		return err;
-	bool entered = entersyscall();
-	err = t ? clockf(l, clk, t) : lockf(l);
-	if (entered)
-		exitsyscall();
+	err = GMP_BLOCKING_CALL(t ? clockf(l, clk, t) : lockf(l));
 	return err;
 }
 #define RD(clk, t)                                                                                 \

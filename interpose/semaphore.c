@@ -121,11 +121,7 @@ static int kernel_wait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 		return 0;
 	if (errno != EAGAIN)
 		return -1;
-	bool entered = entersyscall();
-	int r = abstime ? real.clockwait(s, clk, abstime) : real.wait(s);
-	if (entered)
-		exitsyscall();
-	return r;
+	return GMP_BLOCKING_CALL(abstime ? real.clockwait(s, clk, abstime) : real.wait(s));
 }
 
 GMP_EXPORT int sem_wait(sem_t *s)

@@ -253,10 +253,7 @@ static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct t
 		if (curg() == NULL) {
 			r = gmp_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);
 		} else {
-			bool entered = entersyscall();
-			r = gmp_sigwait_kernel(set, info, tsp);
-			if (entered)
-				exitsyscall();
+			r = GMP_BLOCKING_CALL(gmp_sigwait_kernel(set, info, tsp));
 		}
 		if (r < 0 || !gmp_sig_is_runtime(info)) {
 			/* glibc's sigtimedwait folds tkill's code into SI_USER. */
