@@ -184,6 +184,13 @@ void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo)
 	return (void *)tcb;
 }
 
+/* Whether tcb looks like a glibc thread descriptor: its header points at
+ * itself, as every NPTL thread's and every G's does. */
+bool gmp_tls_is_tcb(const void *tcb)
+{
+	return tcb != NULL && *(void *const *)((const char *)tcb + TCB_OFF_SELF) == tcb;
+}
+
 int *gmp_tls_tidp(void *tcb)
 {
 	return (int *)((char *)tcb + off_tid);

@@ -3,6 +3,7 @@
 #ifndef GMP_TLS_H
 #define GMP_TLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@ void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo);
 uintptr_t gmp_tls_lowest(void *tcb);
 /* The TID field glibc reads through THREAD_GETMEM(tid). */
 int *gmp_tls_tidp(void *tcb);
+bool gmp_tls_is_tcb(const void *tcb);
 /* glibc's cancellation fields of a TCB: cancelhandling (the state, type
  * and request bits glibc's own code reads, see shim/cancel.h) and
  * cleanup_jmp_buf (the innermost __pthread_unwind_buf_t of the

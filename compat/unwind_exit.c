@@ -66,14 +66,30 @@ void gmp_unwind_load(void)
 	__atomic_store_n(&get_cfa, (_Unwind_Word(*)(struct _Unwind_Context *))gc, __ATOMIC_RELEASE);
 }
 
-/* The stack pointer a record's setjmp saved (mangled with the pointer
- * guard, as glibc's PTR_MANGLE does on x86_64: xor, then rotate left 17). */
+/* glibc's setjmp keeps the stack pointer and pc mangled with the thread's
+ * pointer guard (PTR_MANGLE on x86_64: xor with the guard, rotate left 17). */
+static uintptr_t pointer_guard(void)
+{
+	uintptr_t guard;
+	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
+	return guard;
+}
+
+static uintptr_t ptr_mangle(uintptr_t v)
+{
+	v ^= pointer_guard();
+	return (v << 17) | (v >> 47);
+}
+
+static uintptr_t ptr_demangle(uintptr_t v)
+{
+	return ((v >> 17) | (v << 47)) ^ pointer_guard();
+}
+
+/* The stack pointer a record's setjmp saved. */
 static uintptr_t record_sp(const __pthread_unwind_buf_t *buf)
 {
-	uintptr_t guard, v = (uintptr_t)buf->__cancel_jmp_buf[0].__cancel_jmp_buf[6];
-	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
-	v = (v >> 17) | (v << 47);
-	return v ^ guard;
+	return ptr_demangle((uintptr_t)buf->__cancel_jmp_buf[0].__cancel_jmp_buf[6]);
 }
 
 /* Where main's record now leads (gmp_main_adopt_record): main's exit, on
@@ -89,8 +105,8 @@ __attribute__((noreturn, force_align_arg_pointer, used)) static void main_landin
  * main) ends a forced unwind by ending main's OS thread: glibc's own
  * unwinds (its cancellation points inside libc) would take the M that runs
  * main away.  So, once main runs, the record is made to lead to main's G
- * exit instead: its saved pc (mangled as glibc's setjmp does: xor with the
- * pointer guard, rotate left 17) is replaced, its stack pointer kept, so
+ * exit instead: its saved pc (mangled, as record_sp says) is replaced, its
+ * stack pointer kept, so
  * that glibc's stop function and ours stop at the same frame as before. */
 void gmp_main_adopt_record(void)
 {
@@ -103,11 +119,7 @@ void gmp_main_adopt_record(void)
 		return; /* main has not started yet (a constructor): next time */
 	while (b->__pad[0] != NULL)
 		b = b->__pad[0];
-	uintptr_t guard, v = (uintptr_t)main_landing;
-	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
-	v ^= guard;
-	v = (v << 17) | (v >> 47);
-	b->__cancel_jmp_buf[0].__cancel_jmp_buf[7] = (long)v;
+	b->__cancel_jmp_buf[0].__cancel_jmp_buf[7] = (long)ptr_mangle((uintptr_t)main_landing);
 	gp->entrybuf = b;
 	done = true;
 }

@@ -31,11 +31,7 @@ extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_ca
 
 void gmp_cancel_act(void)
 {
-	struct g *gp = getg();
-	__atomic_or_fetch(gmp_tls_cancelhandling(gp->tcb), CH_EXITING, __ATOMIC_SEQ_CST);
-	gp->retval = PTHREAD_CANCELED;
-	gp->exitset = true;
-	gmp_unwind(*gmp_tls_cleanup_jmp_buf(gp->tcb));
+	gmp_exit_unwind(PTHREAD_CANCELED);
 }
 
 static void interrupt(struct g *self, struct g *gp)

@@ -85,12 +85,8 @@ long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, lon
 /* A blocking connect outside any G: the handshake waited for in poll. */
 static long thread_connect(int fd, const void *addr, unsigned len)
 {
-	long r = gmp_syscall(SYS_connect, fd, addr, len);
-	while (r == -EAGAIN) { /* a full AF_UNIX backlog */
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		gmp_syscall6(SYS_ppoll, (long)&p, 1, 0, 0, 8, 0);
-		r = gmp_syscall(SYS_connect, fd, addr, len);
-	}
+	/* EAGAIN: a full AF_UNIX backlog, waited out as any blocking call. */
+	long r = thread_blocking(fd, 'w', SYS_connect, (long)addr, len, 0, 0, 0);
 	if (r != -EINPROGRESS)
 		return r;
 	struct pollfd p = { .fd = fd, .events = POLLOUT };

@@ -115,8 +115,8 @@ int gmp_self_tid(void)
  * as natively. */
 bool gmp_foreign_tcb(const void *tcb)
 {
-	if (tcb == NULL || tcb == gmp_main_g.tcb || *(void *const *)((const char *)tcb + 16) != tcb)
+	if (tcb == gmp_main_g.tcb || !gmp_tls_is_tcb(tcb))
 		return false;
 	int tid = __atomic_load_n(gmp_tls_tidp((void *)tcb), __ATOMIC_ACQUIRE);
-	return tid >= 0 && tid < 0x400000;
+	return tid >= 0 && tid < GMP_TID_BASE;
 }

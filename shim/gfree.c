@@ -5,8 +5,18 @@
 
 #define GFREE_LOCAL_MAX 64
 
+/* pp NULL: a caller without a P (a foreign thread reaping a G it
+ * joined) puts it on the global list. */
 void gfput(struct p *pp, struct g *gp)
 {
+	if (pp == NULL) {
+		lock(&sched.gflock);
+		gp->schedlink = sched.gfree;
+		sched.gfree = gp;
+		sched.ngfree++;
+		unlock(&sched.gflock);
+		return;
+	}
 	gp->schedlink = pp->gfree;
 	pp->gfree = gp;
 	pp->gfreecnt++;

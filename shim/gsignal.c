@@ -141,6 +141,14 @@ static bool sig_restarts(int sig)
 	return (ksa.flags & SA_RESTART) != 0;
 }
 
+/* The siginfo the thread is to see for sig (the sender's, not that of the
+ * tgkill that raises it on the thread). */
+static void keep_info(struct g *gp, int sig, const struct gmp_fwdinfo *info)
+{
+	gp->fwd[sig - 1] = *info;
+	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
+}
+
 /* A signal the G blocks and waits for in sigwait: into its M's kernel
  * queue, with the siginfo it was sent with. */
 static void raise_waited(struct g *gp, int sig)
@@ -212,11 +220,8 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 		struct timespec zero = { 0, 0 };
 		if (gmp_syscall6(SYS_rt_sigtimedwait, (long)&one, (long)&si, (long)&zero, 8, 0, 0) != sig)
 			continue;
-		if (si.si_code != SI_TKILL) {
-			struct gmp_fwdinfo f = { si.si_code, si.si_pid, si.si_uid, si.si_value };
-			gp->fwd[sig - 1] = f;
-			__atomic_or_fetch(&gp->fwdmask, one, __ATOMIC_SEQ_CST);
-		}
+		if (si.si_code != SI_TKILL)
+			keep_info(gp, sig, &(struct gmp_fwdinfo){ si.si_code, si.si_pid, si.si_uid, si.si_value });
 		__atomic_or_fetch(&gp->sigpending, one, __ATOMIC_SEQ_CST);
 	}
 	return (int)r;
@@ -309,8 +314,7 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
  * from the process, pthread_sigqueue's value) instead of our tgkill's. */
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
 {
-	gp->fwd[sig - 1] = *info;
-	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	keep_info(gp, sig, info);
 	gmp_sig_send(self, gp, sig);
 }
 

@@ -110,8 +110,10 @@ static bool note_poll(struct note *n, int64_t limit_ns)
 static void note_adapt(struct note *n, bool soon)
 {
 	uint32_t s = n->spin ? n->spin : NOTE_SPIN_NS;
-	s = soon ? (s * 2 > NOTE_SPIN_NS ? NOTE_SPIN_NS : s * 2) : (s / 2 < NOTE_SPIN_MIN_NS ? NOTE_SPIN_MIN_NS : s / 2);
-	n->spin = s;
+	if (soon)
+		n->spin = s * 2 > NOTE_SPIN_NS ? NOTE_SPIN_NS : s * 2;
+	else
+		n->spin = s / 2 < NOTE_SPIN_MIN_NS ? NOTE_SPIN_MIN_NS : s / 2;
 }
 
 int notetsleep(struct note *n, int64_t ns)

@@ -680,9 +680,9 @@ void gmp_ready_list(struct m *mp, struct g *list)
  * above PID_MAX_LIMIT (2^22) can never be a real thread's. */
 int gmp_newtid(void)
 {
-	static uint32_t next = 0x400000;
+	static uint32_t next = GMP_TID_BASE;
 	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
-	return (int)(0x400000 + (t - 0x400000) % 0x3fb00000);
+	return (int)(GMP_TID_BASE + (t - GMP_TID_BASE) % 0x3fb00000);
 }
 
 void sched_fork(enum gmp_fork_phase phase)

@@ -94,6 +94,10 @@ struct gmp_keyslot {
 	void *value;
 };
 
+/* The TIDs gmp_newtid gives Gs start here, above PID_MAX_LIMIT (2^22):
+ * no real thread's TID is ever this large. */
+#define GMP_TID_BASE 0x400000
+
 struct m;
 
 struct g {

@@ -65,6 +65,16 @@ static inline void getp_unlocked(void)
 		gmp_getp();
 }
 
+/* The G that is about to wait: the running one, or a foreign thread's
+ * proxy (foreign.c), made on its first wait. */
+static struct g *waiter(void)
+{
+	struct g *gp = gmp_thisg();
+	if (__builtin_expect(gp == NULL, 0))
+		gmp_throw("foreign thread: no memory for its wait state");
+	return gp;
+}
+
 /* Longest sleep of a foreign thread before it looks at a realtime
  * deadline again: the note sleeps on the monotonic clock, and a change of
  * the realtime clock must not postpone the deadline by more than this. */
@@ -109,9 +119,7 @@ static int foreign_park(struct semroot *root, const void *addr, int64_t deadline
 static int park_locked(struct semroot *root, const void *addr, int64_t deadline, enum waitreason why,
 		       uint32_t bits)
 {
-	struct g *gp = gmp_thisg();
-	if (__builtin_expect(gp == NULL, 0))
-		gmp_throw("foreign thread: no memory for its wait state");
+	struct g *gp = waiter();
 	if (__builtin_expect(gp->flags & G_FOREIGN, 0))
 		return foreign_park(root, addr, deadline, why, bits, gp);
 	gp->wakeup = 0;
@@ -247,9 +255,7 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 
 int gmp_sleep_until(int64_t deadline)
 {
-	struct g *gp = gmp_thisg();
-	if (__builtin_expect(gp == NULL, 0))
-		gmp_throw("foreign thread: no memory for its wait state");
+	struct g *gp = waiter();
 	/* Park on an address nobody else waits on: only the timer (or
 	 * gmp_semq_interrupt) wakes it. */
 	const void *addr = &gp->timer;
@@ -317,9 +323,7 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 		unlock(&root->lock);
 		return ETIMEDOUT;
 	}
-	struct g *gp = gmp_thisg();
-	if (__builtin_expect(gp == NULL, 0))
-		gmp_throw("foreign thread: no memory for its wait state");
+	struct g *gp = waiter();
 	gp->ticket = ticket;
 	gp->condlock = condlock;
 	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);

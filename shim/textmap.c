@@ -6,10 +6,10 @@
  * sequence count.  The sanitizer runtimes (libasan, libtsan, ...) are
  * like libc: a G stopped holding their allocator's or thread registry's
  * lock would stall every thread that needs it, including the template
- * thread making a new M through TSan's pthread_create.  Everything else is the program's code and the
- * libraries it brought, where stopping a G and resuming it later, even on
- * another M, is invisible (Go's isAsyncSafePoint, by object rather than by
- * compiler-emitted tables).
+ * thread making a new M through TSan's pthread_create.  Everything else
+ * is the program's code and the libraries it brought, where stopping a G
+ * and resuming it later, even on another M, is invisible (Go's
+ * isAsyncSafePoint, by object rather than by compiler-emitted tables).
  *
  * The table only grows: objects are appended when they appear (libgcc_s
  * is loaded lazily by glibc) and the signal handler reads it without a

@@ -125,17 +125,8 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 static void reap(struct p *pp, struct g *gp)
 {
 	gmp_registry_del(gp);
-	if (gp->flags & G_MAIN)
-		return;
-	if (pp) {
+	if (!(gp->flags & G_MAIN))
 		gfput(pp, gp);
-		return;
-	}
-	lock(&sched.gflock);
-	gp->schedlink = sched.gfree;
-	sched.gfree = gp;
-	sched.ngfree++;
-	unlock(&sched.gflock);
 }
 
 /* The caller's P, none for a foreign thread (foreign.c). */
