@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "shim/cancel.h"
+#include "shim/futex.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sigmask.h"
@@ -33,6 +34,7 @@ void gmp_thread_exit(void *retval)
 	/* Last, as the kernel's robust-list walk comes after everything a
 	 * dying NPTL thread runs. */
 	gmp_robust_exit(gp);
+	gmp_futex_pi_exit(gp);
 	/* A pthread_cancel from now on, until the G is joined, does nothing. */
 	__atomic_or_fetch(ch, CH_TERMINATED, __ATOMIC_SEQ_CST);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)

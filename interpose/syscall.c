@@ -1,5 +1,8 @@
-/* syscall(2): private futex operations park the G (shim/futex.c); every
- * other system call passes through unchanged. */
+/* syscall(2).  futex and futex_waitv get the kernel's semantics with Gs
+ * parked where the word allows (shim/futex.h); every other number goes
+ * to the kernel between entersyscall and exitsyscall, since any of them
+ * may block (read, nanosleep, io_uring_enter, wait4, ...) and a call
+ * that returns at once costs only the two CASes. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,11 +11,8 @@
 #include <time.h>
 
 #include "export.h"
+#include "shim/futex.h"
 #include "shim/runtime.h"
-
-bool gmp_futex_handled(int op);
-long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *timeout, uint32_t *uaddr2,
-		   uint32_t val3);
 
 GMP_EXPORT long syscall(long number, ...)
 {
@@ -22,15 +22,19 @@ GMP_EXPORT long syscall(long number, ...)
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	long r;
-	if (number == SYS_futex && gmp_initialized && gmp_futex_handled((int)a[1]))
-		r = gmp_sys_futex((uint32_t *)a[0], (int)a[1], (uint32_t)a[2], (const struct timespec *)a[3],
-				  (uint32_t *)a[4], (uint32_t)a[5]);
-	else
-		r = gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (r < 0 && r > -4096) {
-		errno = (int)-r;
-		return -1;
+	if (!gmp_initialized)
+		return gmp_ret(gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
+	switch (number) {
+	case SYS_futex:
+		return gmp_ret(gmp_sys_futex((uint32_t *)a[0], (int)a[1], (uint32_t)a[2],
+					     (const struct timespec *)a[3], (uint32_t *)a[4], (uint32_t)a[5]));
+	case SYS_futex_waitv:
+		return gmp_ret(gmp_sys_futex_waitv((void *)a[0], (unsigned int)a[1], (unsigned int)a[2],
+						   (const struct timespec *)a[3], (clockid_t)a[4]));
+	case SYS_exit:
+		/* The M's own task would end, not the thread: no P left
+		 * behind in a syscall for it. */
+		return gmp_ret(gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	}
-	return r;
+	return gmp_ret(gmp_blocking_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 }

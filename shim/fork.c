@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 
+#include "mapkind.h"
 #include "netpoll.h"
 #include "robust.h"
 #include "sigwake.h"
@@ -22,6 +23,7 @@ static void for_all(enum gmp_fork_phase phase)
 	 * sysmon restarts last, on a rebuilt scheduler. */
 	netpoll_fork(phase);
 	waitq_fork(phase);
+	mapkind_fork(phase);
 	robust_fork(phase);
 	timers_fork(phase);
 	sched_fork(phase);

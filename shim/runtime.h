@@ -131,7 +131,8 @@ struct g {
 	struct g *waitnext;       /* next queue head in the same bucket */
 	uint32_t ticket;          /* condition variable ticket */
 	uint32_t *condlock;       /* the mutex word a condvar waiter relocks (wait morphing) */
-	uint32_t waitbits;        /* futex bit set the G waits with */
+	uint32_t waitbits;        /* futex bit set the G waits with; 0: a PI lock waiter (futex_pi.c) */
+	const void *pitarget;     /* FUTEX_WAIT_REQUEUE_PI: the PI word it may be moved to */
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */

@@ -1,6 +1,7 @@
 #include <errno.h>
 
 #include "compat/layout.h"
+#include "futex.h"
 #include "sema.h"
 #include "waitq.h"
 
@@ -159,15 +160,17 @@ int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enu
 
 /* Readies Gs on the waker's P; a waker that is no G (glibc's helper
  * threads: a SIGEV_THREAD timer posting a semaphore) has none. */
-static void ready_list(struct g *list)
+void gmp_semq_ready(struct g *list)
 {
 	struct g *self = getg();
 	gmp_ready_list(self ? self->m : NULL, list);
 }
 
 /* Dequeues up to n waiters on addr whose bits intersect bits, in FIFO
- * order, onto *tail.  The bucket lock is held. */
-static int take_waiters(struct semroot *root, const void *addr, int n, uint32_t bits, struct g ***tail)
+ * order, onto *tail, then futex_waitv waiters onto *claimed (NULL: none
+ * taken).  The bucket lock is held. */
+static int take_waiters(struct semroot *root, const void *addr, int n, uint32_t bits, struct g ***tail,
+			struct waitv_state **claimed)
 {
 	int taken = 0;
 	struct g *gp = waitq_head(root, addr);
@@ -182,6 +185,8 @@ static int take_waiters(struct semroot *root, const void *addr, int n, uint32_t 
 		gp = next;
 	}
 	**tail = NULL;
+	if (claimed && root->watchers && taken < n)
+		taken += gmp_waitv_take(root, addr, n - taken, claimed);
 	return taken;
 }
 
@@ -190,7 +195,7 @@ struct g *gmp_futexwake_list(const void *addr, int n)
 	struct semroot *root = semroot(addr);
 	struct g *list = NULL, **tail = &list;
 	lock(&root->lock);
-	take_waiters(root, addr, n, ~0u, &tail);
+	take_waiters(root, addr, n, ~0u, &tail, NULL);
 	unlock(&root->lock);
 	return list;
 }
@@ -204,43 +209,26 @@ int gmp_futexwake_bits(const void *addr, int n, uint32_t bits)
 {
 	struct semroot *root = semroot(addr);
 	struct g *list = NULL, **tail = &list;
+	struct waitv_state *claimed = NULL;
 	lock(&root->lock);
-	int woken = take_waiters(root, addr, n, bits, &tail);
+	int woken = take_waiters(root, addr, n, bits, &tail, &claimed);
 	unlock(&root->lock);
-	ready_list(list);
+	gmp_semq_ready(list);
+	gmp_waitv_notify(claimed);
 	return woken;
-}
-
-static void lock2(struct semroot *a, struct semroot *b)
-{
-	if (a == b) {
-		lock(&a->lock);
-	} else if (a < b) {
-		lock(&a->lock);
-		lock(&b->lock);
-	} else {
-		lock(&b->lock);
-		lock(&a->lock);
-	}
-}
-
-static void unlock2(struct semroot *a, struct semroot *b)
-{
-	unlock(&a->lock);
-	if (a != b)
-		unlock(&b->lock);
 }
 
 int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int nmove, const uint32_t *cmpval)
 {
 	struct semroot *r1 = semroot(addr), *r2 = semroot(addr2);
 	struct g *list = NULL, **tail = &list;
-	lock2(r1, r2);
+	waitq_lock2(r1, r2);
 	if (cmpval && __atomic_load_n(addr, __ATOMIC_ACQUIRE) != *cmpval) {
-		unlock2(r1, r2);
+		waitq_unlock2(r1, r2);
 		return -EAGAIN;
 	}
-	int woken = take_waiters(r1, addr, nwake, ~0u, &tail);
+	struct waitv_state *claimed = NULL;
+	int woken = take_waiters(r1, addr, nwake, ~0u, &tail, &claimed);
 	int moved = 0;
 	struct g *gp;
 	while (moved < nmove && (gp = waitq_dequeue(r1, addr))) {
@@ -248,8 +236,11 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 		__atomic_store_n(&gp->timer.waitaddr, (const void *)addr2, __ATOMIC_RELEASE);
 		moved++;
 	}
-	unlock2(r1, r2);
-	ready_list(list);
+	if (moved < nmove && r1->watchers)
+		moved += gmp_waitv_move(r1, addr, r2, addr2, nmove - moved);
+	waitq_unlock2(r1, r2);
+	gmp_semq_ready(list);
+	gmp_waitv_notify(claimed);
 	return woken + moved;
 }
 
@@ -422,7 +413,7 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 	unlock(&root->lock);
 	if (found) {
 		found->schedlink = NULL;
-		ready_list(morph(found));
+		gmp_semq_ready(morph(found));
 	}
 }
 
@@ -442,7 +433,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	}
 	unlock(&root->lock);
 	*tail = NULL;
-	ready_list(morph(list));
+	gmp_semq_ready(morph(list));
 }
 
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)

@@ -40,6 +40,10 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
  * waits), and wakes that waiter with GMP_WAKE_HANDOFF. */
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none);
 
+/* Readies Gs linked through schedlink that a waker took off a queue, on
+ * the waker's P (none for a waker that is no G). */
+void gmp_semq_ready(struct g *list);
+
 /* Removes the oldest waiter on addr without readying it (any context). */
 struct g *gmp_semq_dequeue(const void *addr);
 /* Removes every waiter on addr without readying them (any context) and

@@ -7,6 +7,11 @@ struct semroot *semroot(const void *addr)
 	return &semtable[((uintptr_t)addr >> 3) % SEMTAB_SIZE];
 }
 
+struct semroot *waitq_bucket(int i)
+{
+	return &semtable[i];
+}
+
 static struct g **findhead(struct semroot *root, const void *addr)
 {
 	struct g **link = &root->heads;
@@ -66,6 +71,45 @@ struct g *waitq_dequeue(struct semroot *root, const void *addr)
 	if (head)
 		waitq_remove(root, head);
 	return head;
+}
+
+void waitq_watch(struct semroot *root, struct waitv_node *node, const void *addr)
+{
+	node->addr = addr;
+	node->next = root->watchers;
+	if (node->next)
+		node->next->pprev = &node->next;
+	node->pprev = &root->watchers;
+	root->watchers = node;
+}
+
+void waitq_unwatch(struct waitv_node *node)
+{
+	*node->pprev = node->next;
+	if (node->next)
+		node->next->pprev = node->pprev;
+	node->next = NULL;
+	node->pprev = NULL;
+}
+
+void waitq_lock2(struct semroot *a, struct semroot *b)
+{
+	if (a == b) {
+		lock(&a->lock);
+	} else if (a < b) {
+		lock(&a->lock);
+		lock(&b->lock);
+	} else {
+		lock(&b->lock);
+		lock(&a->lock);
+	}
+}
+
+void waitq_unlock2(struct semroot *a, struct semroot *b)
+{
+	unlock(&a->lock);
+	if (a != b)
+		unlock(&b->lock);
 }
 
 void waitq_fork(enum gmp_fork_phase phase)

@@ -9,18 +9,37 @@
 
 #define SEMTAB_SIZE 251 /* prime, as Go's semTabSize */
 
+/* A futex_waitv waiter's entry on one of its words (futex_waitv.c): the
+ * waiter is one G on several queues, so each word gets a node that
+ * points back at the wait's state. */
+struct waitv_node {
+	const void *addr;
+	struct waitv_node *next, **pprev; /* in the bucket's list; pprev NULL: not queued */
+	struct waitv_state *st;
+	uint32_t index;
+};
+
 struct semroot {
 	struct mutex lock;
 	struct g *heads;
+	struct waitv_node *watchers;
 } __attribute__((aligned(64)));
 
 struct semroot *semroot(const void *addr);
+/* The i-th bucket, 0 <= i < SEMTAB_SIZE (a walk over every queue). */
+struct semroot *waitq_bucket(int i);
 /* The oldest waiter on addr, or NULL. */
 struct g *waitq_head(struct semroot *root, const void *addr);
 void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp);
 /* Unlinks gp, which must be queued on its waitaddr in root. */
 void waitq_remove(struct semroot *root, struct g *gp);
 struct g *waitq_dequeue(struct semroot *root, const void *addr);
+/* Both buckets' locks, in address order (once if they are the same). */
+void waitq_lock2(struct semroot *a, struct semroot *b);
+void waitq_unlock2(struct semroot *a, struct semroot *b);
+/* Queues node on addr in root / unlinks it (bucket lock held). */
+void waitq_watch(struct semroot *root, struct waitv_node *node, const void *addr);
+void waitq_unwatch(struct waitv_node *node);
 
 void waitq_fork(enum gmp_fork_phase phase);
 
