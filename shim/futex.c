@@ -199,13 +199,9 @@ static long futex_here(uint32_t *uaddr, int op, uint32_t val, const struct times
 		if ((int)val < 0 || (int)nmove < 0)
 			return -EINVAL;
 		const uint32_t *cmpval = cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL;
-		int n = k2 == MAPKIND_PRIVATE
-				? gmp_futexrequeue(uaddr, (int)val, uaddr2, (int)nmove, cmpval)
-				: (int)requeue_across(uaddr, MAPKIND_PRIVATE, (int)val, (int)nmove, cmpval);
-		if (n < 0)
-			return n;
-		/* The kernel counts only the woken for a plain REQUEUE. */
-		return cmd == FUTEX_REQUEUE ? (n < (int)val ? n : (int)val) : n;
+		long n = k2 == MAPKIND_PRIVATE ? gmp_futexrequeue(uaddr, (int)val, uaddr2, (int)nmove, cmpval)
+					       : requeue_across(uaddr, MAPKIND_PRIVATE, (int)val, (int)nmove, cmpval);
+		return n; /* woken + moved, for REQUEUE as for CMP_REQUEUE */
 	}
 	case FUTEX_WAKE_OP:
 		return wake_op(uaddr, MAPKIND_PRIVATE, clamp(val), uaddr2, k2, clamp((uint32_t)(uintptr_t)timeout),
@@ -283,9 +279,8 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 		long nmove = (long)(uintptr_t)timeout;
 		if ((int)val < 0 || (int)nmove < 0)
 			return -EINVAL;
-		long n = requeue_across(uaddr, MAPKIND_SHARED, (int)val, (int)nmove,
-					cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
-		return n < 0 || cmd == FUTEX_CMP_REQUEUE ? n : (n < (long)val ? n : (long)val);
+		return requeue_across(uaddr, MAPKIND_SHARED, (int)val, (int)nmove,
+				      cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
 	}
 	if (cmd == FUTEX_WAKE_OP && k2 != MAPKIND_SHARED)
 		return wake_op(uaddr, MAPKIND_SHARED, clamp(val), uaddr2, k2, clamp((uint32_t)(uintptr_t)timeout),

@@ -231,7 +231,13 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 	int woken = take_waiters(r1, addr, nwake, ~0u, &tail, &claimed);
 	int moved = 0;
 	struct g *gp;
-	while (moved < nmove && (gp = waitq_dequeue(r1, addr))) {
+	if (addr == addr2) {
+		/* Moved to the tail in the same order: they stay as they are,
+		 * and the count is what a program polls the queue with. */
+		for (gp = waitq_head(r1, addr); gp && moved < nmove; gp = gp->waitlink)
+			moved++;
+	}
+	while (addr != addr2 && moved < nmove && (gp = waitq_dequeue(r1, addr))) {
 		waitq_enqueue(r2, addr2, gp);
 		__atomic_store_n(&gp->timer.waitaddr, (const void *)addr2, __ATOMIC_RELEASE);
 		moved++;
