@@ -1,4 +1,4 @@
-/* syscall(2).  futex and futex_waitv get the kernel's semantics with Gs
+/* syscall(2).  futex, futex_waitv and the futex2 calls get the kernel's semantics with Gs
  * parked where the word allows (shim/futex.h); every other number goes
  * to the kernel between entersyscall and exitsyscall, since any of them
  * may block (read, nanosleep, io_uring_enter, wait4, ...) and a call
@@ -31,6 +31,10 @@ GMP_EXPORT long syscall(long number, ...)
 	case SYS_futex_waitv:
 		return gmp_ret(gmp_sys_futex_waitv((void *)a[0], (unsigned int)a[1], (unsigned int)a[2],
 						   (const struct timespec *)a[3], (clockid_t)a[4]));
+	case GMP_SYS_futex_wake:
+	case GMP_SYS_futex_wait:
+	case GMP_SYS_futex_requeue:
+		return gmp_ret(gmp_sys_futex2(number, a));
 	case SYS_exit:
 		/* The M's own task would end, not the thread: no P left
 		 * behind in a syscall for it. */

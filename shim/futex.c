@@ -289,3 +289,54 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 		return gmp_blocking_syscall6(SYS_futex, (long)uaddr, op, val, (long)timeout, (long)uaddr2, val3);
 	return kernel_futex(uaddr, op, val, timeout, uaddr2, val3);
 }
+
+/* --- futex2 (Linux 6.7): futex_wake, futex_wait, futex_requeue --- */
+
+/* The flags futex2 takes for a plain 32-bit word; anything else (other
+ * sizes, NUMA words) is the kernel's alone. */
+#define FUTEX2_U32 0x02
+#define FUTEX2_PRIV FUTEX_PRIVATE_FLAG
+
+static bool futex2_u32(unsigned long flags)
+{
+	return (flags & ~(unsigned long)FUTEX2_PRIV) == FUTEX2_U32;
+}
+
+long gmp_sys_futex2(long nr, const long *a)
+{
+	switch (nr) {
+	case GMP_SYS_futex_wake: /* (uaddr, mask, nr, flags) */
+		if (!futex2_u32((unsigned long)a[3]))
+			break;
+		if ((unsigned long)a[1] > UINT32_MAX || (int)a[2] < 0)
+			return -EINVAL;
+		return gmp_sys_futex((uint32_t *)a[0], FUTEX_WAKE_BITSET | (int)(a[3] & FUTEX2_PRIV), (uint32_t)a[2],
+				     NULL, NULL, (uint32_t)a[1]);
+	case GMP_SYS_futex_wait: { /* (uaddr, val, mask, flags, timeout, clockid) */
+		if (!futex2_u32((unsigned long)a[3]))
+			break;
+		if ((unsigned long)a[1] > UINT32_MAX || (unsigned long)a[2] > UINT32_MAX)
+			return -EINVAL;
+		if (a[4] && a[5] != CLOCK_MONOTONIC && a[5] != CLOCK_REALTIME)
+			return -EINVAL;
+		int op = FUTEX_WAIT_BITSET | (int)(a[3] & FUTEX2_PRIV) | (a[5] == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
+		return gmp_sys_futex((uint32_t *)a[0], op, (uint32_t)a[1], (const struct timespec *)a[4], NULL,
+				     (uint32_t)a[2]);
+	}
+	case GMP_SYS_futex_requeue: { /* (waitv[2], flags, nr_wake, nr_requeue) */
+		const struct { uint64_t val, uaddr; uint32_t flags, reserved; } *w = (const void *)a[0];
+		if (w == NULL || a[1] != 0)
+			return -EINVAL;
+		if (!futex2_u32(w[0].flags) || !futex2_u32(w[1].flags))
+			break;
+		if (w[0].reserved || w[1].reserved || w[0].val > UINT32_MAX)
+			return -EINVAL;
+		/* Private only if both are: else each word's mapping decides. */
+		int op = FUTEX_CMP_REQUEUE | (int)(w[0].flags & w[1].flags & FUTEX2_PRIV);
+		return gmp_sys_futex((uint32_t *)(uintptr_t)w[0].uaddr, op, (uint32_t)a[2], (void *)(uintptr_t)(int)a[3],
+				     (uint32_t *)(uintptr_t)w[1].uaddr, (uint32_t)w[0].val);
+	}
+	}
+	return nr == GMP_SYS_futex_wait ? gmp_blocking_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5])
+					: gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

@@ -15,6 +15,15 @@ long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec 
 long gmp_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags, const struct timespec *timeout,
 			 clockid_t clk);
 
+/* futex_wake, futex_wait and futex_requeue (Linux 6.7; numbers x86_64),
+ * args as passed to syscall(): the same as the FUTEX_WAKE_BITSET,
+ * WAIT_BITSET and CMP_REQUEUE they generalise, for 32-bit words; other
+ * sizes and NUMA words go to the kernel. */
+#define GMP_SYS_futex_wake 454
+#define GMP_SYS_futex_wait 455
+#define GMP_SYS_futex_requeue 456
+long gmp_sys_futex2(long nr, const long *args);
+
 /* --- between the futex modules --- */
 
 /* An absolute timeout on CLOCK_REALTIME or CLOCK_MONOTONIC as a deadline

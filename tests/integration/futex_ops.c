@@ -66,10 +66,9 @@ struct ring {
 	uint32_t *words; /* RING of them; words[i] == 1: thread i holds the token */
 	int priv;
 	long passes;
-	int id;
+	int threads; /* kernel threads seen mid-way */
 };
 
-static struct ring *cur_ring;
 static int next_id;
 static pthread_mutex_t idlock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -85,6 +84,8 @@ static void *ring_thread(void *arg)
 			futex(me, FUTEX_WAIT | r->priv, 0, NULL, NULL, 0);
 		__atomic_store_n(me, 0, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&r->passes, 1, __ATOMIC_RELAXED);
+		if (i == 0 && lap == LAPS / 2)
+			r->threads = kernel_threads(); /* the 15 others wait meanwhile */
 		__atomic_store_n(next, 1, __ATOMIC_RELEASE);
 		futex(next, FUTEX_WAKE | r->priv, 1, NULL, NULL, 0);
 	}
@@ -93,9 +94,10 @@ static void *ring_thread(void *arg)
 
 static int run_ring(uint32_t *words, int priv)
 {
+	int shared_mem = priv < 0;
+	priv = shared_mem ? 0 : priv;
 	struct ring r = { words, priv, 0, 0 };
 	memset(words, 0, RING * sizeof *words);
-	cur_ring = &r;
 	next_id = 0;
 	pthread_t t[RING];
 	for (int i = 0; i < RING; i++)
@@ -104,6 +106,12 @@ static int run_ring(uint32_t *words, int priv)
 	futex(&words[0], FUTEX_WAKE | priv, 1, NULL, NULL, 0);
 	for (int i = 0; i < RING; i++)
 		pthread_join(t[i], NULL);
+	/* Under the shim the waiters of words in private memory are Gs on a
+	 * few Ms; those of MAP_SHARED words each block an M in the kernel. */
+	if (under_shim() && !shared_mem && r.threads > 8) {
+		fprintf(stderr, "ring: %d kernel threads\n", r.threads);
+		return 0;
+	}
 	return r.passes == (long)RING * LAPS;
 }
 
@@ -324,6 +332,40 @@ static void waitv_tests(uint32_t *w, uint32_t flags, int priv, const char *kind)
 	CHECK(waitv(x.v, 3, NULL, 0) == -EINVAL, what);
 }
 
+/* --- futex2: futex_wait, futex_wake, futex_requeue (Linux 6.7) --- */
+
+static void *wait2_once(void *arg)
+{
+	struct waiter *x = arg;
+	long r = syscall(455, x->w, (unsigned long)*x->w, (unsigned long)FUTEX_BITSET_MATCH_ANY,
+			 FUTEX2_SIZE_U32 | (x->op ? FUTEX2_PRIVATE : 0), NULL, 0);
+	x->ret = r < 0 ? -errno : r;
+	return NULL;
+}
+
+static void futex2_tests(uint32_t *a, uint32_t *b, int priv, const char *kind)
+{
+	char what[100];
+	struct waiter x[3];
+	*a = 3;
+	for (int i = 0; i < 3; i++) {
+		x[i] = (struct waiter){ a, priv, 0, 1, 0 };
+		pthread_create(&x[i].t, NULL, wait2_once, &x[i]);
+	}
+	wait_for_waiters(a, priv, 3);
+	struct waitv pair[2] = { { 3, (uintptr_t)a, FUTEX2_SIZE_U32 | (priv ? FUTEX2_PRIVATE : 0), 0 },
+				 { 0, (uintptr_t)b, FUTEX2_SIZE_U32 | (priv ? FUTEX2_PRIVATE : 0), 0 } };
+	long r = syscall(456, pair, 0, 1, 1);
+	snprintf(what, sizeof what, "%s futex_requeue wake 1 move 1: 2, one left on each", kind);
+	CHECK(r == 2 && waiters(a, priv) == 1 && waiters(b, priv) == 1, what);
+	long r1 = syscall(454, a, (unsigned long)FUTEX_BITSET_MATCH_ANY, 10, FUTEX2_SIZE_U32 | (priv ? FUTEX2_PRIVATE : 0));
+	long r2 = futex(b, FUTEX_WAKE | priv, 10, NULL, NULL, 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(x[i].t, NULL);
+	snprintf(what, sizeof what, "%s futex_wait woken by futex_wake and by FUTEX_WAKE", kind);
+	CHECK(r1 == 1 && r2 == 1 && woken(x, 3) == 3, what);
+}
+
 /* --- a word shared with a native process --- */
 
 static int peer(int fd)
@@ -391,7 +433,7 @@ int main(int argc, char **argv)
 
 	CHECK(run_ring(priv_words, FUTEX_PRIVATE_FLAG), "ring of 16 threads, private futexes");
 	CHECK(run_ring(heap, 0), "ring of 16 threads, shared futexes in private memory");
-	CHECK(run_ring(shm, 0), "ring of 16 threads, shared futexes in MAP_SHARED memory");
+	CHECK(run_ring(shm, -1), "ring of 16 threads, shared futexes in MAP_SHARED memory");
 
 	requeue_tests(&priv_words[0], &priv_words[1], FUTEX_PRIVATE_FLAG, "private:", 0);
 	requeue_tests(&heap[0], &heap[1], 0, "shared op, private memory:", 0);
@@ -405,6 +447,10 @@ int main(int argc, char **argv)
 	waitv_tests(&priv_words[4], FUTEX2_PRIVATE, FUTEX_PRIVATE_FLAG, "private:");
 	waitv_tests(&heap[4], 0, 0, "shared, private memory:");
 	waitv_tests(&shm[4], 0, 0, "MAP_SHARED:");
+
+	futex2_tests(&priv_words[8], &priv_words[9], FUTEX_PRIVATE_FLAG, "private:");
+	futex2_tests(&heap[8], &heap[9], 0, "shared, private memory:");
+	futex2_tests(&shm[8], &shm[9], 0, "MAP_SHARED:");
 
 	CHECK(futex((uint32_t *)((char *)heap + 1), FUTEX_WAKE, 1, NULL, NULL, 0) == -EINVAL,
 	      "misaligned word: EINVAL");
