@@ -113,14 +113,16 @@ GMP_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	before_exec();
-	return GMP_REAL(posix_spawn)(pid, path, fa, attr, argv, envp);
+	/* The caller's task waits in clone(CLONE_VFORK) until the child has
+	 * exec'd: a blocking call, as system's. */
+	return GMP_BLOCKING_CALL(GMP_REAL(posix_spawn)(pid, path, fa, attr, argv, envp));
 }
 
 GMP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	before_exec();
-	return GMP_REAL(posix_spawnp)(pid, file, fa, attr, argv, envp);
+	return GMP_BLOCKING_CALL(GMP_REAL(posix_spawnp)(pid, file, fa, attr, argv, envp));
 }
 
 GMP_EXPORT pid_t vfork(void)
@@ -131,7 +133,7 @@ GMP_EXPORT pid_t vfork(void)
 GMP_EXPORT FILE *popen(const char *cmd, const char *mode)
 {
 	before_exec();
-	return GMP_REAL(popen)(cmd, mode);
+	return GMP_BLOCKING_CALL(GMP_REAL(popen)(cmd, mode)); /* a posix_spawn inside */
 }
 
 GMP_EXPORT int pclose(FILE *f)
