@@ -157,7 +157,8 @@ GMP_EXPORT int ioctl(int fd, unsigned long req, ...)
 			gmp_netpoll_setnb(fd, *(int *)arg != 0);
 		return (int)gmp_ret(r < 0 ? r : 0);
 	}
-	return (int)gmp_ret(gmp_syscall(SYS_ioctl, fd, req, arg));
+	/* Some requests wait (TCSBRK, TIOCMIWAIT, device and driver waits). */
+	return (int)gmp_ret(gmp_blocking_syscall(SYS_ioctl, fd, req, arg));
 }
 
 GMP_EXPORT int setsockopt(int fd, int level, int opt, const void *val, socklen_t len)
