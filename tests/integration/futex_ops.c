@@ -388,9 +388,14 @@ static void *pingpong_thread(void *arg)
 	uint32_t *w = arg;
 	for (int i = 0; i < 250; i++) {
 		uint32_t v;
-		while (((v = __atomic_load_n(&w[0], __ATOMIC_ACQUIRE)) & 1) == 1)
-			futex(&w[0], FUTEX_WAIT, v, NULL, NULL, 0);
-		__atomic_store_n(&w[0], v + 1, __ATOMIC_RELEASE);
+		/* Both our threads may see the same even value: one wins. */
+		for (;;) {
+			v = __atomic_load_n(&w[0], __ATOMIC_ACQUIRE);
+			if (v & 1)
+				futex(&w[0], FUTEX_WAIT, v, NULL, NULL, 0);
+			else if (__atomic_compare_exchange_n(&w[0], &v, v + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				break;
+		}
 		futex(&w[0], FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	}
 	return NULL;
