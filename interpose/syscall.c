@@ -35,6 +35,10 @@ GMP_EXPORT long syscall(long number, ...)
 	case GMP_SYS_futex_wait:
 	case GMP_SYS_futex_requeue:
 		return gmp_ret(gmp_sys_futex2(number, a));
+	case SYS_set_robust_list:
+		return gmp_ret(gmp_futex_set_robust_list((void *)a[0], (size_t)a[1]));
+	case SYS_get_robust_list:
+		return gmp_ret(gmp_futex_get_robust_list((int)a[0], (void **)a[1], (size_t *)a[2]));
 	case SYS_exit:
 		/* The M's own task would end, not the thread: no P left
 		 * behind in a syscall for it. */

@@ -24,6 +24,12 @@ long gmp_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags, con
 #define GMP_SYS_futex_requeue 456
 long gmp_sys_futex2(long nr, const long *args);
 
+/* set_robust_list/get_robust_list through syscall() (futex_robust.c): a
+ * G's list is its own, walked at its exit (gmp_futex_robust_exit). */
+long gmp_futex_set_robust_list(void *head, size_t len);
+long gmp_futex_get_robust_list(int pid, void **headp, size_t *lenp);
+void gmp_futex_robust_exit(struct g *gp);
+
 /* --- between the futex modules --- */
 
 /* An absolute timeout on CLOCK_REALTIME or CLOCK_MONOTONIC as a deadline

@@ -133,6 +133,8 @@ struct g {
 	uint32_t *condlock;       /* the mutex word a condvar waiter relocks (wait morphing) */
 	uint32_t waitbits;        /* futex bit set the G waits with; 0: a PI lock waiter (futex_pi.c) */
 	const void *pitarget;     /* FUTEX_WAIT_REQUEUE_PI: the PI word it may be moved to */
+	void *rawrobust;          /* robust list head set through syscall(SYS_set_robust_list) */
+	size_t rawrobustlen;
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */

@@ -67,6 +67,8 @@ static void greset(struct g *gp)
 	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
 	gp->specific_used = false;
 	gp->robustheld = 0;
+	gp->rawrobust = NULL;
+	gp->rawrobustlen = 0;
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
 	gp->exitset = false;

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +200,77 @@ static void owner_death_test(void)
 	CHECK(lock_pi(&w3) == -ESRCH, "a word owned by an exited thread, no waiter: ESRCH");
 }
 
+/* --- a robust list registered through syscall() --- */
+
+struct rlock {
+	struct robust_list link;
+	uint32_t word;
+};
+
+static struct rlock ra, rb;
+static int robust_go;
+static long robust_get_ok;
+static long rb_wait_ret = 1;
+
+/* The TID the futex calls name this thread by: what LOCK_PI stores. */
+static uint32_t futex_tid(void)
+{
+	uint32_t scratch = 0;
+	lock_pi(&scratch);
+	uint32_t tid = TIDOF(scratch);
+	unlock_pi(&scratch);
+	return tid;
+}
+
+static void *robust_owner(void *arg)
+{
+	(void)arg;
+	static __thread struct robust_list_head head;
+	uint32_t tid = futex_tid();
+	ra.word = tid;                  /* held */
+	rb.word = tid | FUTEX_WAITERS;  /* held, with a waiter */
+	head.futex_offset = (long)offsetof(struct rlock, word) - (long)offsetof(struct rlock, link);
+	head.list.next = &ra.link;
+	ra.link.next = &rb.link;
+	rb.link.next = &head.list;
+	head.list_op_pending = NULL;
+	syscall(SYS_set_robust_list, &head, sizeof head);
+	void *got = NULL;
+	size_t len = 0;
+	robust_get_ok = syscall(SYS_get_robust_list, 0, &got, &len) == 0 && got == &head && len == sizeof head;
+	while (!__atomic_load_n(&robust_go, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return NULL; /* dies holding both */
+}
+
+static void *robust_waiter(void *arg)
+{
+	uint32_t v = *(uint32_t *)arg;
+	long r = syscall(SYS_futex, &rb.word, FUTEX_WAIT, v, NULL, NULL, 0);
+	rb_wait_ret = r < 0 ? -errno : r;
+	return NULL;
+}
+
+static void robust_list_test(void)
+{
+	pthread_t o, w;
+	pthread_create(&o, NULL, robust_owner, NULL);
+	while (!(__atomic_load_n(&rb.word, __ATOMIC_ACQUIRE) & FUTEX_WAITERS))
+		usleep(1000);
+	uint32_t v = rb.word;
+	pthread_create(&w, NULL, robust_waiter, &v);
+	/* Waiters on rb.word, counted without waking them. */
+	while (syscall(SYS_futex, &rb.word, FUTEX_CMP_REQUEUE, 0, (void *)1, &rb.word, v) < 1)
+		usleep(1000);
+	__atomic_store_n(&robust_go, 1, __ATOMIC_RELEASE);
+	pthread_join(o, NULL);
+	pthread_join(w, NULL);
+	CHECK(robust_get_ok, "get_robust_list returns the head set_robust_list registered");
+	CHECK(ra.word == FUTEX_OWNER_DIED, "robust list at thread exit: a held word gets FUTEX_OWNER_DIED, TID 0");
+	CHECK(rb.word == (FUTEX_OWNER_DIED | FUTEX_WAITERS) && rb_wait_ret == 0,
+	      "... one with FUTEX_WAITERS keeps it and its waiter is woken");
+}
+
 /* --- a condition variable on requeue-PI --- */
 
 #define CWAITERS 6
@@ -298,6 +370,7 @@ int main(void)
 	handoff_test();
 	owner_death_test();
 	requeue_pi_test();
+	robust_list_test();
 
 	uint32_t *shm = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	long r = syscall(SYS_futex, shm, FUTEX_LOCK_PI, 0, NULL, NULL, 0);

@@ -1,0 +1,92 @@
+/* Robust lists a program registers itself through syscall(SYS_set_robust_list)
+ * (glibc registers its own with an inline system call, which never comes
+ * here; robust.c covers glibc's robust mutexes).
+ *
+ * The kernel keeps one list head per task and walks it when the task
+ * dies.  Registered from a G, the head would replace the M's own (glibc's
+ * list of the M's NPTL thread, on which robust.c's waits rely) and be
+ * walked for no thread, or never.  So the head is kept per G, and at the
+ * G's exit the list is walked as the kernel's exit_robust_list does: each
+ * word (entry + futex_offset, and the pending entry) that holds the G's
+ * TID gets FUTEX_OWNER_DIED with FUTEX_WAITERS kept and the TID cleared,
+ * and one waiter is woken unless the entry is a PI one (bit 0 of the
+ * link), whose waiters gmp_futex_pi_exit has already served.  Unlike the
+ * kernel, which reads the list fault-safely, every pointer is checked to
+ * be mapped before it is read. */
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+
+#include "futex.h"
+#include "mapkind.h"
+
+#define ROBUST_LIMIT 2048 /* the kernel's ROBUST_LIST_LIMIT */
+
+long gmp_futex_set_robust_list(void *head, size_t len)
+{
+	struct g *gp = getg();
+	if (gp == NULL) /* a foreign thread: its own task's list */
+		return gmp_syscall(SYS_set_robust_list, head, len, 0);
+	if (len != sizeof(struct robust_list_head))
+		return -EINVAL;
+	gp->rawrobust = head;
+	gp->rawrobustlen = len;
+	return 0;
+}
+
+long gmp_futex_get_robust_list(int pid, void **headp, size_t *lenp)
+{
+	struct g *gp = getg();
+	if (gp == NULL || (pid != 0 && pid != gp->tid))
+		return gmp_syscall(SYS_get_robust_list, pid, headp, lenp);
+	*headp = gp->rawrobust;
+	*lenp = sizeof(struct robust_list_head);
+	return 0;
+}
+
+static bool readable(const void *p)
+{
+	return (uintptr_t)p % sizeof(void *) == 0 && gmp_mapkind(p) != MAPKIND_NONE;
+}
+
+static void owner_died(uint32_t *uaddr, int tid, bool pi, bool pending)
+{
+	if ((uintptr_t)uaddr % 4 != 0 || gmp_mapkind(uaddr) == MAPKIND_NONE)
+		return;
+	uint32_t w = __atomic_load_n(uaddr, __ATOMIC_ACQUIRE);
+	if (pending && !pi && w == 0) {
+		/* Died between releasing it and leaving the pending slot: the
+		 * wake-up it owed may not have happened. */
+		gmp_sys_futex(uaddr, FUTEX_WAKE, 1, NULL, NULL, 0);
+		return;
+	}
+	do {
+		if ((int)(w & FUTEX_TID_MASK) != tid)
+			return;
+	} while (!__atomic_compare_exchange_n(uaddr, &w, (w & FUTEX_WAITERS) | FUTEX_OWNER_DIED, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	if (!pi && (w & FUTEX_WAITERS))
+		gmp_sys_futex(uaddr, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+void gmp_futex_robust_exit(struct g *gp)
+{
+	struct robust_list_head *head = gp->rawrobust;
+	if (head == NULL || !readable(head))
+		return;
+	gp->rawrobust = NULL;
+	long off = head->futex_offset;
+	uintptr_t pending = (uintptr_t)head->list_op_pending;
+	uintptr_t entry = (uintptr_t)head->list.next;
+	for (int limit = ROBUST_LIMIT; entry != (uintptr_t)&head->list && limit > 0; limit--) {
+		struct robust_list *e = (struct robust_list *)(entry & ~(uintptr_t)1);
+		if (!readable(e))
+			break;
+		uintptr_t next = (uintptr_t)e->next;
+		if (entry != pending)
+			owner_died((uint32_t *)((char *)e + off), gp->tid, entry & 1, false);
+		entry = next;
+	}
+	if (pending)
+		owner_died((uint32_t *)((char *)(pending & ~(uintptr_t)1) + off), gp->tid, pending & 1, true);
+}
