@@ -7,23 +7,15 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/foreign.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/syscall.h"
 
-struct gmp_rwlock {
-	uint32_t state;   /* __readers */
-	uint32_t wwait;   /* __writers: parked writers */
-	uint32_t rwait;   /* __wrphase_futex: parked readers */
-	uint32_t pad[3];
-	int writer;       /* __cur_writer: the writer's TID */
-	int shared;       /* __shared */
-	uint32_t pad2[4];
-	uint32_t flags;   /* __flags: the kind */
-};
-_Static_assert(sizeof(struct gmp_rwlock) <= sizeof(pthread_rwlock_t), "rwlock overlay");
-_Static_assert(__builtin_offsetof(struct gmp_rwlock, flags) == 48, "glibc __flags offset");
 #define RW(l) ((struct gmp_rwlock *)(l))
 #define WRITER 0x80000000u
 /* Wait-queue bit sets: readers and writers park on the same word, and a

@@ -5,12 +5,13 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-#include "shim/cancel.h"
-#include "shim/robust.h"
-#include "shim/runtime.h"
-#include "shim/sigmask.h"
-
-void gmp_keys_run_destructors(struct g *gp);
+#include "compat/tls.h"
+#include "exit.h"
+#include "gsignal.h"
+#include "keys.h"
+#include "proc.h"
+#include "robust.h"
+#include "runtime.h"
 
 static void (*call_tls_dtors)(void);
 static int looked_up;
