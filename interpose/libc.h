@@ -1,10 +1,8 @@
 /* glibc entry points we export that its public headers do not declare:
  * the _FORTIFY_SOURCE checking variants (the fortified headers declare them
- * only under _FORTIFY_SOURCE, as aliases of the plain names), Linux AIO's
- * io_getevents (libaio calls the system call by that name) and
- * pthread_yield (glibc 2.34+'s <pthread.h> redirects it to sched_yield:
- * see pthread_yield.c).  Declared once here so their definitions are
- * checked against a prototype. */
+ * only under _FORTIFY_SOURCE, as aliases of the plain names) and Linux
+ * AIO's io_getevents (libaio calls the system call by that name).  Declared
+ * once here so that their definitions are checked against a prototype. */
 #ifndef GMP_LIBC_H
 #define GMP_LIBC_H
 
@@ -23,6 +21,5 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int ms, size_t fdslen);
 int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask, size_t fdslen);
 void __chk_fail(void) __attribute__((noreturn));
 int io_getevents(unsigned long ctx, long min, long max, void *ev, struct timespec *ts);
-int pthread_yield(void);
 
 #endif

@@ -3,7 +3,10 @@
 #include <sched.h>
 
 #include "export.h"
-#include "libc.h"
+
+/* Declared here alone: no header may declare it beside <pthread.h>'s
+ * redirect. */
+int pthread_yield(void);
 
 GMP_EXPORT int pthread_yield(void)
 {

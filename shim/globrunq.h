@@ -4,8 +4,11 @@
 
 #include "runtime.h"
 
+/* All three: sched.lock held. */
 void globrunqput(struct g *gp);
 void globrunqputbatch(struct g *head, struct g *tail, int n);
+/* Takes up to max (0: a fair share) for pp, pp's owner; all but the one
+ * returned go into pp's queue. */
 struct g *globrunqget(struct p *pp, int max);
 
 #endif

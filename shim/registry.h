@@ -5,6 +5,8 @@
 #include "fork.h"
 #include "runtime.h"
 
+/* Each takes the registry lock (proc.c: it nests inside every other lock)
+ * except the _locked and _unlocked ones. */
 void gmp_registry_add(struct g *gp);
 void gmp_registry_del(struct g *gp);
 struct g *gmp_registry_get(const void *tcb);

@@ -7,8 +7,16 @@
 
 #include "runtime.h"
 
+/* On a G holding its P: the P stays in P_SYSCALL for the M to take back,
+ * until sysmon retakes it.  False if nothing was entered (no G, or a call
+ * nested in another): then no exitsyscall is owed. */
 bool entersyscall(void);
+/* On the G that entered: its old P, else an idle one, else it parks in
+ * the global queue until schedule finds it a P. */
 void exitsyscall(void);
+/* pp was taken from an M in a system call (sysmon, or a G leaving its P):
+ * an M to run its work, a spinning M, or the idle list.  sched.lock not
+ * held. */
 void handoffp(struct p *pp);
 /* A raw system call that may block, made between entersyscall and
  * exitsyscall.  Returns the kernel's result (-errno on failure). */

@@ -5,7 +5,9 @@
 
 #include "fork.h"
 
+/* Once, from gmp_init. */
 void gmp_sysmon_start(void);
+/* Any context: sysmon sleeps while every P is idle; a P became busy. */
 void gmp_sysmon_wake(void);
 void sysmon_fork(enum gmp_fork_phase phase);
 
