@@ -128,6 +128,16 @@ void **gmp_tls_cleanup_jmp_buf(void *tcb)
 	return (void **)((char *)tcb + off_cleanup_jmp_buf);
 }
 
+/* glibc's list of the calling thread's C++ thread_local destructors
+ * (__cxa_thread_atexit_impl registers them per thread). */
+static void (*call_tls_dtors)(void);
+
+void gmp_tls_call_dtors(void)
+{
+	if (call_tls_dtors)
+		call_tls_dtors();
+}
+
 /* What NPTL's start_thread sets up in a new thread before its start
  * routine: the ctype table pointers (TLS words that start out zero, read
  * by isalpha, tolower, printf's %g) and, once, where malloc's state lies. */
@@ -143,6 +153,7 @@ void gmp_tls_init(const void *curg_var)
 	dl_allocate_tls_init = private_sym(RTLD_DEFAULT, "_dl_allocate_tls_init");
 	dl_get_tls_static_info = private_sym(RTLD_DEFAULT, "_dl_get_tls_static_info");
 	ctype_init = private_sym(RTLD_DEFAULT, "__ctype_init");
+	call_tls_dtors = (void (*)(void))dlvsym(RTLD_DEFAULT, "__call_tls_dtors", "GLIBC_PRIVATE");
 	dl_get_tls_static_info(&static_size, &static_align);
 	tcb_size = *(const uint32_t *)private_sym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
 	/* libthread_db field descriptors: { size in bits, count, offset }. */

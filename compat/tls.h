@@ -51,6 +51,9 @@ void *gmp_tls_adopt_main(int *tid);
 /* Learns where malloc keeps its thread cache; call on a fresh G. */
 void gmp_tls_learn_malloc(void);
 void gmp_tls_thread_start(void);
+/* Runs the calling thread's C++ thread_local destructors, as NPTL does
+ * first at a thread's exit. */
+void gmp_tls_call_dtors(void);
 
 /* Around a dlopen: copy the static TLS images of modules it loaded into
  * every live G (ld.so only knows NPTL's threads). */
