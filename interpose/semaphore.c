@@ -119,12 +119,14 @@ GMP_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs
 	GMP_CANCEL_POINT;
 	if (!ours(s))
 		return gmp_initialized ? kernel_wait(s, clk, abstime) : GMP_REAL(sem_clockwait)(s, clk, abstime);
-	if (trydec(S(s)) == 0)
-		return 0;
+	/* The time is checked first, as glibc does (POSIX also lets a free
+	 * semaphore be taken without looking at it). */
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	if (err)
 		return fail(err);
+	if (trydec(S(s)) == 0)
+		return 0;
 	return fail(wait_common(S(s), deadline));
 }
 
@@ -169,9 +171,9 @@ GMP_EXPORT int sem_destroy(sem_t *s)
 {
 	if (!ours(s))
 		return 0;
-	if (gmp_semq_count(&S(s)->glibc.value) > 0)
-		return fail(EBUSY);
-	/* A wake-up deferred from a handler still refers to the object. */
+	/* Waiters parked on it stay parked, as on glibc's futex, which also
+	 * returns 0 here.  A wake-up deferred from a handler still refers to
+	 * the object: it must be done before the memory may go. */
 	while (gmp_sigwake_busy(&S(s)->sigwake))
 		sched_yield();
 	return 0;
