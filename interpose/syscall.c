@@ -13,6 +13,8 @@
 #include "export.h"
 #include "shim/futex.h"
 #include "shim/runtime.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
 
 GMP_EXPORT long syscall(long number, ...)
 {

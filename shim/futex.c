@@ -17,10 +17,15 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "compat/debug.h"
+#include "compat/realsym.h"
 #include "futex.h"
 #include "mapkind.h"
 #include "netpoll.h"
 #include "sema.h"
+#include "sys.h"
+#include "syscall.h"
+#include "timer.h"
 
 /* Timeouts further than this (about 31 years) are taken as none. */
 #define FOREVER_SEC 1000000000LL

@@ -4,6 +4,8 @@
 #ifndef GMP_FUTEX_H
 #define GMP_FUTEX_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 

@@ -24,8 +24,12 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "foreign.h"
 #include "futex.h"
+#include "lock.h"
+#include "registry.h"
 #include "sema.h"
+#include "sys.h"
 #include "waitq.h"
 
 #define TID(w) ((int)((w) & FUTEX_TID_MASK))

@@ -19,6 +19,7 @@
 
 #include "futex.h"
 #include "mapkind.h"
+#include "sys.h"
 
 #define ROBUST_LIMIT 2048 /* the kernel's ROBUST_LIST_LIMIT */
 

@@ -14,9 +14,14 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "compat/debug.h"
 #include "futex.h"
+#include "lock.h"
 #include "mapkind.h"
+#include "proc.h"
 #include "sema.h"
+#include "sys.h"
+#include "syscall.h"
 #include "waitq.h"
 
 #ifndef FUTEX2_SIZE_U32

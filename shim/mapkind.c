@@ -10,7 +10,9 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "lock.h"
 #include "mapkind.h"
+#include "sys.h"
 
 #ifndef PROCMAP_QUERY
 /* The kernel's ABI (include/uapi/linux/fs.h, 6.11), which Debian 12's
