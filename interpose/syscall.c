@@ -1,8 +1,9 @@
-/* syscall(2).  futex, futex_waitv and the futex2 calls get the kernel's semantics with Gs
- * parked where the word allows (shim/futex.h); every other number goes
- * to the kernel between entersyscall and exitsyscall, since any of them
- * may block (read, nanosleep, io_uring_enter, wait4, ...) and a call
- * that returns at once costs only the two CASes. */
+/* syscall(2).  futex, futex_waitv and the futex2 calls get the kernel's
+ * semantics with Gs parked where the word allows, and robust lists are
+ * kept per thread (shim/futex.h); every other number goes to the kernel
+ * between entersyscall and exitsyscall, since any of them may block
+ * (read, nanosleep, io_uring_enter, wait4, ...) and a call that returns
+ * at once costs only the two CASes. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>

@@ -111,8 +111,13 @@ long gmp_futex_lock_pi(uint32_t *uaddr, int64_t deadline, bool try)
 		if (try)
 			return -EAGAIN;
 		if (!checked) {
-			if (!owner_alive(TID(w)))
+			if (!owner_alive(TID(w))) {
+				/* As the kernel's handle_exit_race: an owner that
+				 * released the word and then exited is no dead owner. */
+				if (__atomic_load_n(uaddr, __ATOMIC_ACQUIRE) != w)
+					continue;
 				return -ESRCH;
+			}
 			checked = true;
 		}
 		if (!(w & FUTEX_WAITERS)) {

@@ -48,12 +48,19 @@ static long counter;
 static uint32_t tids[NTHREADS];
 static int errors;
 
+static void error(const char *what, long r)
+{
+	fprintf(stderr, "contention: %s: %ld\n", what, r);
+	__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+}
+
 static void *contend(void *arg)
 {
 	int me = (int)(intptr_t)arg;
 	for (int i = 0; i < ITERS; i++) {
-		if (lock_pi(&lockword) != 0) {
-			__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+		long r = lock_pi(&lockword);
+		if (r != 0) {
+			error("LOCK_PI", r);
 			continue;
 		}
 		uint32_t tid = TIDOF(__atomic_load_n(&lockword, __ATOMIC_RELAXED));
@@ -61,14 +68,17 @@ static void *contend(void *arg)
 			tids[me] = tid;
 		/* Always the same TID, and the lock is ours: relocking is a
 		 * deadlock, trylock too. */
-		if (tid != tids[me] || lock_pi(&lockword) != -EDEADLK ||
-		    futex(&lockword, FUTEX_TRYLOCK_PI, 0, NULL, NULL, 0) != -EDEADLK)
-			__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+		if (tid != tids[me])
+			error("TID changed", (long)tid);
+		if ((r = lock_pi(&lockword)) != -EDEADLK)
+			error("relock", r);
+		if ((r = futex(&lockword, FUTEX_TRYLOCK_PI, 0, NULL, NULL, 0)) != -EDEADLK)
+			error("trylock", r);
 		counter++;
 		if (i % 100 == 0)
 			sched_yield(); /* let the others queue up */
-		if (unlock_pi(&lockword) != 0)
-			__atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+		if ((r = unlock_pi(&lockword)) != 0)
+			error("UNLOCK_PI", r);
 	}
 	return NULL;
 }
@@ -80,6 +90,8 @@ static void contention_test(void)
 		pthread_create(&t[i], NULL, contend, (void *)(intptr_t)i);
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
+	if (counter != (long)NTHREADS * ITERS)
+		fprintf(stderr, "contention: counter %ld\n", counter);
 	CHECK(errors == 0 && counter == (long)NTHREADS * ITERS,
 	      "8 threads x 3000 LOCK_PI/UNLOCK_PI: exclusive, no error");
 	int distinct = 1;
