@@ -19,7 +19,9 @@
  * (its TID | FUTEX_WAITERS, as the kernel's wake_futex_pi): priorities are
  * not acted upon, Gs share their Ms (docs/compat.md).  A G that exits
  * owning a word with waiters hands it to the first with FUTEX_OWNER_DIED,
- * as the kernel's exit_pi_state_list does for a dying task. */
+ * as the kernel's exit_pi_state_list does for a dying task; a waiter that
+ * queued just after that look finds the owner gone at its next periodic
+ * check and takes the word the same way. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -30,6 +32,7 @@
 #include "registry.h"
 #include "sema.h"
 #include "sys.h"
+#include "timer.h"
 #include "waitq.h"
 
 #define TID(w) ((int)((w) & FUTEX_TID_MASK))
@@ -91,6 +94,21 @@ static bool take_free(struct semroot *root, uint32_t *uaddr, uint32_t old, int t
 	return __atomic_compare_exchange_n(uaddr, &old, want, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
+/* How often a PI waiter with no deadline looks whether its owner died. */
+#define OWNER_RECHECK_NS 100000000
+
+/* What the kernel gives the top waiter of a PI word whose owner died
+ * holding it: the word, with FUTEX_OWNER_DIED.  Only if the word is still
+ * w (the dead owner's, FUTEX_WAITERS set) under the bucket lock. */
+static bool take_from_dead(struct semroot *root, uint32_t *uaddr, uint32_t w, int self)
+{
+	lock(&root->lock);
+	uint32_t want = (uint32_t)self | FUTEX_OWNER_DIED | (pi_head(root, uaddr) ? FUTEX_WAITERS : 0);
+	bool got = __atomic_compare_exchange_n(uaddr, &w, want, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	unlock(&root->lock);
+	return got;
+}
+
 long gmp_futex_lock_pi(uint32_t *uaddr, int64_t deadline, bool try)
 {
 	int self = gmp_self_tid();
@@ -128,13 +146,19 @@ long gmp_futex_lock_pi(uint32_t *uaddr, int64_t deadline, bool try)
 		}
 		/* Parks only if the word is still w under the bucket lock,
 		 * which every unlock that could miss us takes. */
-		__atomic_add_fetch(&npiwaiters, 1, __ATOMIC_RELAXED);
-		int r = gmp_futexwait_bits(uaddr, w, deadline, WAIT_FUTEX, 0);
+		__atomic_add_fetch(&npiwaiters, 1, __ATOMIC_SEQ_CST);
+		/* An owner exiting just as we queue may have looked for
+		 * waiters before we were there: without a deadline of our
+		 * own, look at the owner again now and then. */
+		int64_t until = deadline >= 0 ? deadline : gmp_nanotime() + OWNER_RECHECK_NS;
+		int r = gmp_futexwait_bits(uaddr, w, until, WAIT_FUTEX, 0);
 		__atomic_sub_fetch(&npiwaiters, 1, __ATOMIC_RELAXED);
 		if (r == GMP_WAKE_HANDOFF)
 			return 0;
-		if (r == ETIMEDOUT)
+		if (r == ETIMEDOUT && deadline >= 0)
 			return -ETIMEDOUT;
+		if (r == ETIMEDOUT && !owner_alive(TID(w)) && take_from_dead(root, uaddr, w, self))
+			return 0;
 		/* EAGAIN, or EINTR: the kernel restarts a PI lock after a
 		 * handler (ERESTARTNOINTR); so do we. */
 	}
@@ -256,7 +280,7 @@ long gmp_futex_cmp_requeue_pi(uint32_t *uaddr, int nwake, uint32_t *uaddr2, int 
  * to the top waiter, who finds FUTEX_OWNER_DIED in the word. */
 void gmp_futex_pi_exit(struct g *gp)
 {
-	if (__atomic_load_n(&npiwaiters, __ATOMIC_ACQUIRE) == 0)
+	if (__atomic_load_n(&npiwaiters, __ATOMIC_SEQ_CST) == 0)
 		return;
 	for (int i = 0; i < SEMTAB_SIZE; i++) {
 		struct semroot *root = waitq_bucket(i);
