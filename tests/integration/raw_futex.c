@@ -3,6 +3,7 @@
  * CMP_REQUEUE. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -73,6 +74,17 @@ static void *wait_requeue(void *arg)
 	return arg;
 }
 
+/* Until n threads wait on w: counted without waking them, by a
+ * CMP_REQUEUE of w onto itself (it returns how many it moved). */
+static void until_waiting(uint32_t *w, long n)
+{
+	while (futex(w, FUTEX_CMP_REQUEUE, 0, (void *)(uintptr_t)INT_MAX, w, __atomic_load_n(w, __ATOMIC_ACQUIRE)) <
+	       n) {
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void settle(void)
 {
 	/* Let the waiters reach their futex wait. */
@@ -106,7 +118,7 @@ int main(void)
 	pthread_t a, b;
 	pthread_create(&a, NULL, wait_bits, (void *)1);
 	pthread_create(&b, NULL, wait_bits, (void *)2);
-	settle();
+	until_waiting(&word, 2);
 	long n = futex(&word, FUTEX_WAKE_BITSET, 10, NULL, NULL, 2);
 	pthread_join(b, NULL);
 	CHECK(n == 1 && woken_b == 1 && woken_a == 0, "WAKE_BITSET wakes only the matching waiter");
@@ -116,7 +128,7 @@ int main(void)
 	pthread_t r[4];
 	for (int i = 0; i < 4; i++)
 		pthread_create(&r[i], NULL, wait_requeue, NULL);
-	settle();
+	until_waiting(&word, 4);
 	errno = 0;
 	CHECK(futex(&word, FUTEX_CMP_REQUEUE, 1, (void *)1, &word2, 99) == -1 && errno == EAGAIN,
 	      "CMP_REQUEUE with a stale value: EAGAIN");
