@@ -5,8 +5,10 @@
 
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/syscall.h"
 
 struct gmp_barrier {
 	uint32_t in;    /* arrivals in this round */

@@ -1,6 +1,7 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 

@@ -5,7 +5,9 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "shim/proc.h"
 #include "shim/runtime.h"
+#include "shim/sys.h"
 
 GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 {
@@ -15,7 +17,7 @@ GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 			if (__atomic_load_n(l, __ATOMIC_RELAXED) == 1 &&
 			    __atomic_compare_exchange_n(l, &one, 0, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				return 0;
-			gmp_arch_pause();
+			gmp_spin_pause();
 		}
 		if (gmp_initialized)
 			gosched();

@@ -21,17 +21,27 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "arch.h"
 #include "cancel.h"
-#include "sigmask.h"
+#include "compat/tls.h"
+#include "compat/unwind_exit.h"
+#include "rtsig.h"
+#include "runtime.h"
+#include "sema.h"
 #include "sigwake.h"
+#include "sys.h"
 #include "textmap.h"
-
-bool gmp_wake_interrupted(struct g *gp, struct m *mp);
-extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_cancel_kicked[];
 
 void gmp_cancel_act(void)
 {
 	gmp_exit_unwind(PTHREAD_CANCELED);
+}
+
+void gmp_main_adopt_record(void)
+{
+	struct g *gp = getg();
+	if (gp != NULL && (gp->flags & G_MAIN))
+		gmp_unwind_adopt_main();
 }
 
 static void interrupt(struct g *self, struct g *gp)
