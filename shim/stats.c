@@ -12,7 +12,9 @@
 #include "insight.h"
 #include "outbuf.h"
 #include "runtime.h"
+#include "schedtrace.h"
 #include "stats.h"
+#include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
