@@ -10,6 +10,7 @@
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/foreign.h"
 #include "shim/init.h"
 #include "shim/runtime.h"
@@ -51,6 +52,7 @@ static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
+		gmp_cancel_async_point();
 		int err = tryrd(rw);
 		if (err != EBUSY)
 			return err;
@@ -78,6 +80,7 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
+		gmp_cancel_async_point();
 		if (trywr(rw) == 0)
 			return 0;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);

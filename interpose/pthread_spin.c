@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "shim/cancel.h"
 #include "shim/proc.h"
 #include "shim/runtime.h"
 #include "shim/sys.h"
@@ -19,7 +20,9 @@ GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 				return 0;
 			gmp_spin_pause();
 		}
-		if (gmp_initialized)
+		if (gmp_initialized) {
+			gmp_cancel_async_point();
 			gosched();
+		}
 	}
 }

@@ -44,6 +44,25 @@ void gmp_main_adopt_record(void)
 		gmp_unwind_adopt_main();
 }
 
+/* Whether a cancellation should end gp's park: a deferred one only ends a
+ * wait that acts on it (a cancellation point's own), never a lock wait
+ * inside one (a condvar's relock), which would only park again, and be
+ * woken again, until the lock is free. */
+static bool ends_park(struct g *gp, uint32_t ch)
+{
+	if (ch & CH_ASYNC)
+		return true; /* the wait's loop acts: gmp_cancel_async_point */
+	switch (__atomic_load_n(&gp->waitreason, __ATOMIC_RELAXED)) {
+	case WAIT_MUTEX:
+	case WAIT_RWLOCK:
+	case WAIT_BARRIER:
+	case WAIT_ONCE:
+		return false;
+	default:
+		return true;
+	}
+}
+
 static void interrupt(struct g *self, struct g *gp)
 {
 	if (self && __atomic_load_n(&gmp_sigdepth, __ATOMIC_SEQ_CST) == 0)
@@ -84,7 +103,8 @@ int gmp_cancel(struct g *gp)
 		break;
 	}
 	case G_WAITING:
-		interrupt(self, gp);
+		if (ends_park(gp, old | CH_CANCELED))
+			interrupt(self, gp);
 		break;
 	default:
 		break; /* runnable: it checks when it runs on */
@@ -96,7 +116,7 @@ int gmp_cancel(struct g *gp)
  * that found it still on its way to sleep. */
 void gmp_cancel_parked(struct m *mp, struct g *gp)
 {
-	if (gmp_cancel_requested(gp))
+	if (gmp_cancel_requested(gp) && ends_park(gp, gmp_cancel_word(gp)))
 		gmp_wake_interrupted(gp, mp);
 }
 

@@ -44,6 +44,21 @@ static inline bool gmp_cancel_requested(struct g *gp)
  * a point until the call returns, so that pthread_cancel ends its wait; if
  * it did, the cancellation acts on the way out (a condition wait has then
  * relocked its mutex, as POSIX requires before the cleanup handlers). */
+/* Waits that are no cancellation point (a mutex, rwlock, barrier or once
+ * wait, a spin lock's yield) call this at every turn of their loop, where
+ * they hold nothing they must give back: an asynchronous cancellation acts
+ * there, as NPTL's SIGCANCEL handler acts inside their futex wait.  (The
+ * cancel woke the G; without this it would only park again.) */
+static inline void gmp_cancel_async_point(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(gp != NULL && __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED), 0)) {
+		uint32_t ch = gmp_cancel_word(gp);
+		if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
+			gmp_cancel_act();
+	}
+}
+
 struct gmp_cancelscope {
 	struct g *gp;
 };

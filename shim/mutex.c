@@ -13,6 +13,7 @@
 #include <errno.h>
 
 #include "arch.h"
+#include "cancel.h"
 #include "mutex.h"
 #include "preempt.h"
 #include "runq.h"
@@ -79,6 +80,7 @@ static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart)
 {
 	int iter = 0;
 	for (;;) {
+		gmp_cancel_async_point();
 		uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
 		if (!(s & (LOCKED | STARVING))) {
 			/* A woken waiter keeps WAITERS set: others may still be
