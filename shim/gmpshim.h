@@ -31,6 +31,9 @@ struct gmpshim_stats {
 	uint64_t netpoll_wakeups;    /* Gs readied by the network poller */
 	uint64_t park[GMPSHIM_NWAIT];   /* parks, by wait reason */
 	uint64_t unpark[GMPSHIM_NWAIT]; /* resumptions after a park, by reason */
+	uint64_t os_threads;         /* OS threads the runtime runs on now (Ms,
+	                                sysmon, template thread); Ms are never
+	                                freed, so also the most it ever had */
 };
 
 /* Exported by libgmpshim.so. */

@@ -74,17 +74,21 @@ int gmp_glist_len(struct g *list)
 
 static int64_t start_ns;
 
-/* Go's summary line, with "gmp" for "SCHED".  threads counts the Ms plus
- * the two runtime threads every process has (sysmon and the template
- * thread), as Go's count includes its sysmon and template thread. */
-void gmp_schedtrace_line(struct outbuf *ob, int64_t now)
+/* Go's count includes its sysmon and template thread too. */
+int gmp_os_threads(void)
 {
-	int procs = sched.gomaxprocs;
-	int nm = 0, idle = 0;
+	int nm = 0;
 	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink)
 		if (!mp->gone)
 			nm++;
-	idle = __atomic_load_n(&sched.nmidle, __ATOMIC_RELAXED);
+	return nm + 2; /* sysmon and the template thread */
+}
+
+/* Go's summary line, with "gmp" for "SCHED". */
+void gmp_schedtrace_line(struct outbuf *ob, int64_t now)
+{
+	int procs = sched.gomaxprocs;
+	int idle = __atomic_load_n(&sched.nmidle, __ATOMIC_RELAXED);
 	ob_str(ob, "gmp ");
 	ob_dec(ob, (now - start_ns) / 1000000);
 	ob_str(ob, "ms: gomaxprocs=");
@@ -92,7 +96,7 @@ void gmp_schedtrace_line(struct outbuf *ob, int64_t now)
 	ob_str(ob, " idleprocs=");
 	ob_dec(ob, load_acq(&sched.npidle));
 	ob_str(ob, " threads=");
-	ob_dec(ob, nm + 2);
+	ob_dec(ob, gmp_os_threads());
 	ob_str(ob, " spinningthreads=");
 	ob_dec(ob, load_acq(&sched.nmspinning));
 	ob_str(ob, " idlethreads=");

@@ -8,6 +8,9 @@
 #include "fork.h"
 #include "runtime.h"
 
+/* OS threads the runtime runs on: its Ms (never freed, so also the most
+ * it ever had), sysmon and the template thread. */
+int gmp_os_threads(void);
 void gmp_schedtrace_line(struct outbuf *ob, int64_t now);
 void gmp_scheddetail(struct outbuf *ob, bool lock_registry, bool with_gs);
 void gmp_schedtrace_start(void);

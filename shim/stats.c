@@ -1,8 +1,10 @@
 /* Counters summed on request (gmpshim.h) and printed at exit under
  * GMP_STATS=1 (gmprun --stats).  The per-P blocks are read without
  * stopping their owners: a sum is a snapshot, possibly a few events old. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "compat/debug.h"
 #include "counters.h"
@@ -10,11 +12,19 @@
 #include "insight.h"
 #include "outbuf.h"
 #include "runtime.h"
+#include "schedtrace.h"
 #include "stats.h"
+#include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
 struct gmp_pcounters gmp_ctr_nop;
+
+/* GMP_STATS_FILE, "" for stderr: taken at start-up, before the program can
+ * change its environment.  A file survives programs that close stderr in
+ * their own atexit handlers (coreutils' close_stdout), which run before
+ * ours, and collects the reports of every process of a run. */
+static char stats_file[512];
 
 static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 {
@@ -57,6 +67,7 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.preemptions = c.preempts,
 		.syscall_handoffs = c.handoffs,
 		.netpoll_wakeups = c.netpollwakes,
+		.os_threads = (uint64_t)gmp_os_threads(),
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -89,11 +100,19 @@ static void print_stats(void)
 	struct gmp_pcounters c;
 	sum_all(&c);
 	struct outbuf ob;
-	ob_init(&ob, 2);
+	long fd = 2;
+	if (stats_file[0] != '\0')
+		fd = gmp_syscall(SYS_open, stats_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fd = 2;
+	/* One write of the whole report (it fits the buffer): reports of
+	 * processes exiting together do not interleave in the file. */
+	ob_init(&ob, (int)fd);
 	ob_str(&ob, "gmpshim stats: gomaxprocs=");
 	ob_dec(&ob, sched.gomaxprocs);
 	ob_char(&ob, '\n');
 	line(&ob, "threads created", c.gcreated);
+	line(&ob, "OS threads", (uint64_t)gmp_os_threads());
 	line(&ob, "switches", c.switches);
 	line(&ob, "steals", c.steals);
 	line(&ob, "global queue takes", c.globtakes);
@@ -115,10 +134,17 @@ static void print_stats(void)
 		ob_char(&ob, '\n');
 	}
 	ob_flush(&ob);
+	if (fd != 2)
+		gmp_syscall(SYS_close, fd, 0, 0);
 }
 
 void gmp_stats_init(void)
 {
+	const char *f = getenv("GMP_STATS_FILE");
+	if (f && *f) {
+		strncpy(stats_file, f, sizeof stats_file - 1);
+		stats_file[sizeof stats_file - 1] = '\0';
+	}
 	const char *s = getenv("GMP_STATS");
 	if (s && strcmp(s, "1") == 0)
 		atexit(print_stats);

@@ -7,6 +7,7 @@
 #ifndef CONFORM_H
 #define CONFORM_H
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -20,8 +21,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A run meant to be under the shim (tests/conformance/run sets
+ * GMP_TEST_MODE=shim) proves it: whatever the assertion's outcome, no
+ * gmpshim runtime in the process (asked as shim/gmpshim.h does) fails it. */
+static inline void shim_present_or_fail(void)
+{
+	const char *mode = getenv("GMP_TEST_MODE");
+	if (mode && strcmp(mode, "shim") == 0 && dlsym(RTLD_DEFAULT, "gmpshim_read_stats") == NULL) {
+		printf("FAIL: GMP_TEST_MODE=shim but no gmpshim runtime in this process\n");
+		fflush(stdout);
+		_exit(1);
+	}
+}
+
 static inline __attribute__((noreturn)) void pass(void)
 {
+	shim_present_or_fail();
 	printf("PASS\n");
 	fflush(stdout);
 	_exit(0);
@@ -29,6 +44,7 @@ static inline __attribute__((noreturn)) void pass(void)
 
 static inline __attribute__((noreturn)) void fail_at(int line, const char *what)
 {
+	shim_present_or_fail();
 	printf("FAIL: line %d: %s\n", line, what);
 	fflush(stdout);
 	_exit(1);
@@ -36,6 +52,7 @@ static inline __attribute__((noreturn)) void fail_at(int line, const char *what)
 
 static inline __attribute__((noreturn)) void unsupported(const char *what)
 {
+	shim_present_or_fail();
 	printf("UNSUPPORTED: %s\n", what);
 	fflush(stdout);
 	_exit(77);

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../shim/gmpshim.h"
+#include "gmpshim.h"
 #include "check.h"
 
 static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "gmpshim.h"
+
 static int failures __attribute__((unused));
 
 #define CHECK(cond, what)                                                                          \
@@ -50,11 +52,71 @@ static inline void spin_until(volatile int *flag)
 		;
 }
 
-/* True when run-both runs us under the shim. */
+/* True when run-both runs us under the shim: what the test expects.
+ * Whether the shim really is there is asked of the runtime below. */
 static inline int under_shim(void)
 {
 	const char *mode = getenv("GMP_TEST_MODE");
 	return mode && strcmp(mode, "shim") == 0;
+}
+
+/* The most kernel threads a process under the shim may have while every
+ * one of its threads is parked: an M per P, one more M waiting in the
+ * netpoller, one that took a P handed off from an M blocked in a system
+ * call, sysmon and the template thread (Ms are never freed, so the M a
+ * hand-off once needed stays).  README quotes it at 2 Ps: 6. */
+#define SHIM_THREADS_OVER_PROCS 4
+
+/* Run where every thread the program made is parked or sleeping, with kt
+ * the kernel_threads() counted there: natively the program's own threads
+ * are kernel threads (at least native_min); under the shim the runtime
+ * must be loaded (asked through gmpshim.h), every kernel thread must be
+ * one of its OS threads, and they must be within the bound above for the
+ * Ps it runs with.  Says why on stderr when it fails. */
+static inline int threads_are_gs(int kt, int native_min)
+{
+	if (!under_shim()) {
+		if (kt < native_min)
+			fprintf(stderr, "native run: %d kernel threads, want at least %d\n", kt, native_min);
+		return kt >= native_min;
+	}
+	struct gmpshim_stats st;
+	if (gmpshim_stats(&st) != 0) {
+		fprintf(stderr, "no gmpshim runtime in this process\n");
+		return 0;
+	}
+	long bound = (long)st.gomaxprocs + SHIM_THREADS_OVER_PROCS;
+	if (kt > (long)st.os_threads || kt > bound) {
+		fprintf(stderr, "%d kernel threads; the runtime runs on %llu, bound %ld for %u Ps\n", kt,
+			(unsigned long long)st.os_threads, bound, st.gomaxprocs);
+		return 0;
+	}
+	return 1;
+}
+
+/* Under the shim, at least n threads were made as Gs so far (asked of the
+ * runtime); natively, true. */
+static inline int made_as_gs(unsigned n)
+{
+	if (!under_shim())
+		return 1;
+	struct gmpshim_stats st;
+	if (gmpshim_stats(&st) != 0 || st.threads_created < n) {
+		fprintf(stderr, "want %u threads made as Gs, the runtime says %lld\n", n,
+			gmpshim_stats(&st) != 0 ? -1LL : (long long)st.threads_created);
+		return 0;
+	}
+	return 1;
+}
+
+/* Under the shim, the runtime preempted a running G at least once;
+ * natively, true. */
+static inline int preempted(void)
+{
+	if (!under_shim())
+		return 1;
+	struct gmpshim_stats st;
+	return gmpshim_stats(&st) == 0 && st.preemptions > 0;
 }
 
 #endif

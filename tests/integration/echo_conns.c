@@ -225,10 +225,7 @@ int main(int argc, char **argv)
 	pthread_join(at, NULL);
 	CHECK(ok && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the client got every echo back, byte for byte");
 	CHECK(held == nconns && peak == nconns, "every connection had its server thread alive at once");
-	if (under_shim() && threads > 64) {
-		fprintf(stderr, "%d kernel threads carried %d connections\n", threads, nconns);
-		CHECK(0, "a few dozen kernel threads at most");
-	}
+	CHECK(threads_are_gs(threads, nconns + 1), "a server thread per connection: Gs on a few kernel threads under the shim");
 	fprintf(stderr, "%d kernel threads while %d connections were open\n", threads, held);
 	while (__atomic_load_n(&alive, __ATOMIC_RELAXED) > 0)
 		usleep(1000);

@@ -4,6 +4,7 @@
  * token back and forth through volatile variables alone. */
 #include <pthread.h>
 #include <stdio.h>
+#include <x86intrin.h>
 
 #include "check.h"
 
@@ -14,6 +15,17 @@ static volatile unsigned long progress[SPINNERS];
 static volatile int stop;
 static volatile int token; /* whose turn: 0 or 1 */
 static volatile int passes[2];
+
+/* Without preemption (GMPDEBUG=asyncpreemptoff=1) these loops never end:
+ * each gives up after ~10-30 s of TSC cycles, read without a call so that
+ * the give-up cannot itself hand over the P. */
+#define GIVE_UP_CYCLES 30000000000ULL
+static unsigned long long give_up;
+
+static int gave_up(void)
+{
+	return __rdtsc() > give_up;
+}
 
 static void *spin(void *arg)
 {
@@ -29,7 +41,8 @@ static void *pingpong(void *arg)
 	int me = (int)(long)arg;
 	for (int r = 0; r < ROUNDS; r++) {
 		while (token != me)
-			;
+			if (gave_up())
+				return NULL;
 		passes[me]++;
 		token = !me;
 	}
@@ -38,6 +51,7 @@ static void *pingpong(void *arg)
 
 int main(void)
 {
+	give_up = __rdtsc() + GIVE_UP_CYCLES;
 	pthread_t t[SPINNERS];
 	for (long i = 0; i < SPINNERS; i++)
 		pthread_create(&t[i], NULL, spin, (void *)i);
@@ -46,19 +60,24 @@ int main(void)
 		int all = 1;
 		for (int i = 0; i < SPINNERS; i++)
 			all &= progress[i] >= 1000000;
-		if (all)
+		if (all || gave_up())
 			break;
 	}
+	int progressed = 1;
+	for (int i = 0; i < SPINNERS; i++)
+		progressed &= progress[i] >= 1000000;
 	stop = 1;
 	for (int i = 0; i < SPINNERS; i++)
 		pthread_join(t[i], NULL);
-	CHECK(1, "every spinner progressed while main spun");
+	CHECK(progressed, "every spinner progressed while main spun");
 
+	give_up = __rdtsc() + GIVE_UP_CYCLES;
 	pthread_t a, b;
 	pthread_create(&a, NULL, pingpong, (void *)0L);
 	pthread_create(&b, NULL, pingpong, (void *)1L);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	CHECK(passes[0] == ROUNDS && passes[1] == ROUNDS, "spinning ping-pong completed 40 rounds each");
+	CHECK(preempted(), "the spinners were preempted (under the shim, by its count)");
 	return failures != 0;
 }

@@ -65,6 +65,32 @@ start_server() {
   return 1
 }
 
+# server_runs_as_gs WHAT NATIVE_MIN [FOREIGN]: asked of the running server
+# itself at a moment it has all its threads.  Natively it has at least
+# NATIVE_MIN kernel threads.  In the shim run (GMP_TEST_MODE=shim, whatever
+# the launcher did) libgmpshim.so must be mapped in it, and its kernel
+# threads must fit what tests/integration/check.h allows: GOMAXPROCS + 4,
+# plus FOREIGN threads a library made behind pthread_create's back.  Prints
+# one line on stdout, the same in both modes when it holds; returns 1 if not.
+server_runs_as_gs() {
+  local what=$1 min=$2 foreign=${3:-0} kt procs
+  kt=$(ls "/proc/$server/task" | wc -l)
+  if [ "${GMP_TEST_MODE-}" = shim ]; then
+    procs=${GMP_MAXPROCS:-${GOMAXPROCS:-$(nproc)}}
+    echo "$what: $kt kernel threads under the shim (bound $((procs + 4 + foreign)))" >&2
+    if ! grep -q '/libgmpshim\.so$' "/proc/$server/maps"; then
+      echo "$what: not running under the shim (no libgmpshim.so in /proc/$server/maps)"; return 1
+    fi
+    if [ "$kt" -gt $((procs + 4 + foreign)) ]; then
+      echo "$what: $kt kernel threads, want at most $((procs + 4 + foreign)) for $procs Ps"; return 1
+    fi
+  else
+    echo "$what: $kt kernel threads natively" >&2
+    [ "$kt" -ge "$min" ] || { echo "$what: only $kt kernel threads natively, want $min"; return 1; }
+  fi
+  echo "$what: its threads checked (kernel threads natively, Gs under the shim)"
+}
+
 # stop_server SIGNAL: asks the server to stop and waits for it; prints its status.
 stop_server() {
   kill -"$1" "$server" 2>/dev/null

@@ -8,6 +8,7 @@ static void *fn(void *a)
 	/* Only a terminated main thread can be joined from here. */
 	if (pthread_join(main_t, NULL) != 0)
 		FAIL("join of main");
+	shim_present_or_fail();
 	printf("PASS\n");
 	fflush(stdout);
 	return NULL;

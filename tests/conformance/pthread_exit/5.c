@@ -5,6 +5,7 @@ static sem_t go;
 static void *fn(void *a)
 {
 	sem_wait_ok(&go);
+	shim_present_or_fail();
 	printf("PASS\n");
 	fflush(stdout);
 	pthread_exit((void *)3);
