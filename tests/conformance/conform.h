@@ -23,7 +23,7 @@
 
 /* A run meant to be under the shim (tests/conformance/run sets
  * GMP_TEST_MODE=shim) proves it: whatever the assertion's outcome, no
- * gmpshim runtime in the process (asked as shim/gmpshim.h does) fails it. */
+ * gmpshim runtime in the process (asked as shim/include/gmpshim.h does) fails it. */
 static inline void shim_present_or_fail(void)
 {
 	const char *mode = getenv("GMP_TEST_MODE");

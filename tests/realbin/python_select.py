@@ -55,7 +55,7 @@ for t in threads:
 print(f"replies checksum {total}")
 print(f"kernel threads: {peak}", file=sys.stderr)
 if os.environ.get("GMP_TEST_MODE") == "shim":
-    # Asked of the runtime (shim/gmpshim.h's struct, read through ctypes):
+    # Asked of the runtime (shim/include/gmpshim.h's struct, read through ctypes):
     # it must be in this process, and the waiting threads, its Gs, must fit
     # in the kernel threads tests/integration/check.h allows: GOMAXPROCS + 4.
     import ctypes, struct
