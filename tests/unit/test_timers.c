@@ -177,6 +177,68 @@ static void test_interrupt_parked(void **state)
 	assert_false(gmp_wake_interrupted(gp, NULL));
 }
 
+/* The 4-ary heap itself at a size where every level is used: after any
+ * mix of adds and deletes from arbitrary positions, each timer is no
+ * earlier than its parent, knows its own index, and the earliest is at
+ * the top. */
+#define NBIG 3000
+static struct g big[NBIG];
+static long bigwords[NBIG];
+
+static void check_heap(const struct timerheap *hp)
+{
+	for (int i = 0; i < hp->n; i++) {
+		assert_int_equal(hp->h[i]->index, i);
+		if (i > 0)
+			assert_true(hp->h[(i - 1) / 4]->when <= hp->h[i]->when);
+	}
+	assert_true(hp->n == 0 ? hp->when0 == -1 : hp->when0 == hp->h[0]->when);
+}
+
+static void test_heap_invariant_many(void **state)
+{
+	struct timerheap *hp = &allp[0].timers.mono;
+	int64_t base = gmp_nanotime() + HOUR;
+	uint32_t x = 12345;
+	for (int i = 0; i < NBIG; i++) {
+		x = x * 1103515245u + 12345u;
+		struct g *gp = &big[i];
+		struct semroot *root = semroot(&bigwords[i]);
+		waitq_enqueue(root, &bigwords[i], gp);
+		gp->timer = (struct gmp_timer){ .when = base + (int64_t)(x % 100000) * 1000, .index = -1, .gp = gp,
+						.waitaddr = &bigwords[i] };
+		gmp_timer_add(&gp->timer);
+	}
+	assert_int_equal(hp->n, NBIG);
+	check_heap(hp);
+	/* Delete a third, scattered over the heap (and so over its levels). */
+	int left = NBIG;
+	for (int i = 0; i < NBIG; i += 3) {
+		assert_true(gmp_timer_del(&big[i].timer));
+		assert_false(gmp_timer_del(&big[i].timer)); /* once */
+		waitq_remove(semroot(&bigwords[i]), &big[i]);
+		left--;
+		if (i % 300 == 0)
+			check_heap(hp);
+	}
+	check_heap(hp);
+	assert_int_equal(hp->n, left);
+	int64_t min = -1;
+	for (int i = 0; i < NBIG; i++)
+		if (i % 3 != 0 && (min < 0 || big[i].timer.when < min))
+			min = big[i].timer.when;
+	assert_true(gmp_timers_next_p(&allp[0]) == min);
+	/* All due at once: every remaining one fires exactly once. */
+	struct g *list = gmp_timers_collect(&allp[0], base + HOUR);
+	assert_int_equal(count(list), left);
+	for (struct g *gp = list; gp; gp = gp->schedlink) {
+		assert_int_equal((int)(gp - big) % 3 != 0, 1);
+		assert_int_equal(gp->wakeup, ETIMEDOUT);
+	}
+	assert_int_equal(hp->n, 0);
+	check_heap(hp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_realtime_follows_clock_backward),
 		cmocka_unit_test(test_heap_order_and_delete),
 		cmocka_unit_test(test_interrupt_parked),
+		cmocka_unit_test(test_heap_invariant_many),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
