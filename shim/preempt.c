@@ -24,6 +24,7 @@
 
 #include "compat/realsym.h"
 #include "cancel.h"
+#include "gsigstack.h"
 #include "runtime.h"
 #include "sigmask.h"
 #include "sigwake.h"
@@ -147,6 +148,7 @@ static void async_preempt(void *ucv)
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
 	getg()->m->sigmask = mask;
+	gmp_altstack_to_uc(getg()->m, ucv);
 }
 
 /* A G marked for preemption yields here, at an entry into the shim where

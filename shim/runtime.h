@@ -237,6 +237,7 @@ struct m {
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
+	struct gmp_altstack gsignal;  /* its own, for handlers while it runs no G (gsigstack.c) */
 
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);

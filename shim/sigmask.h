@@ -21,12 +21,23 @@ static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 
 void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as);
 
-/* ... and its alternate signal stack, when it has one or the M has one. */
+/* ... and its alternate signal stack, or none when it has none (its
+ * SA_ONSTACK handlers then run on its own stack, as under NPTL). */
 static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 {
 	const struct gmp_altstack *a = &gp->altstack, *b = &mp->altstack;
 	if (__builtin_expect(a->sp != b->sp || a->size != b->size || a->flags != b->flags, 0))
 		gmp_altstack_setm(mp, a);
+}
+
+/* Back on g0, before the G that left can be run anywhere else: its
+ * alternate stack must not stay on this M, where a signal landing now
+ * would run a handler on it while the G's own handlers may run on it on
+ * another M.  The M takes its own stack instead (gsigstack.c). */
+static inline void gmp_altstack_drop(struct m *mp)
+{
+	if (__builtin_expect(mp->altstack.sp != NULL && mp->altstack.sp != mp->gsignal.sp, 0))
+		gmp_altstack_setm(mp, &mp->gsignal);
 }
 
 int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
