@@ -45,6 +45,8 @@
 #include "outbuf.h"
 #include "runtime.h"
 #include "schedtrace.h"
+#include "sigmask.h"
+#include "taskstate.h"
 #include "unwind.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -249,20 +251,81 @@ static void *stopped_context(struct dumpctx *dc, struct g *gp)
 	return NULL;
 }
 
-/* A backtrace from uc (a stopped context) or else from the context saved
- * at sp, abandoned if it faults. */
-__attribute__((noinline)) static void guarded_backtrace(struct outbuf *ob, void *uc, uintptr_t sp)
+/* A backtrace from uc (a stopped context), else from registers (pc
+ * non-zero), else from the context saved at sp, abandoned if it faults. */
+__attribute__((noinline)) static void guarded_backtrace(struct outbuf *ob, void *uc, uintptr_t sp,
+							const uintptr_t *regs)
 {
 	if (sigsetjmp(recover_buf, 1) == 0) {
 		__atomic_store_n(&recover_tid, (int)now_tid(), __ATOMIC_RELEASE);
 		if (uc)
 			gmp_backtrace_signal(ob, uc, "  ");
+		else if (regs)
+			gmp_backtrace_regs(ob, regs[0], regs[1], regs[2], "  ");
 		else
 			gmp_backtrace_saved(ob, sp, "  ");
 	} else {
 		ob_str(ob, "  ...(backtrace cut short: unreadable memory)\n");
 	}
 	__atomic_store_n(&recover_tid, 0, __ATOMIC_RELEASE);
+}
+
+/* A G whose M did not stop for the dump: a dump the program survives
+ * leaves an M blocked in the kernel alone (a signal would end some calls
+ * with EINTR), and an M may not answer in time.  Unwound from its user
+ * registers at the call as the kernel reports them, else from where it
+ * entered the call through the runtime; otherwise the dump says why not. */
+static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st)
+{
+	long nr = -1;
+	uintptr_t regs[3] = { 0, 0, 0 };
+	int k = mp ? gmp_task_syscall(mp->tid, &nr, &regs[1], &regs[0]) : -ESRCH;
+	if (k == 1 || k == 2) {
+		ob_str(ob, k == 1 ? "  (blocked in the kernel, system call " : "  (stopped in the kernel");
+		if (k == 1)
+			ob_dec(ob, nr);
+		ob_str(ob, ", pc=");
+		ob_hex(ob, regs[0]);
+		/* The kernel gives no frame pointer: a call sysmon rescued kept
+		 * the one of that very point; one the runtime made is unwound
+		 * from where the G entered it, which has all the frames above. */
+		if (st == G_SYSCALL && gp->syscallsp == regs[1]) {
+			regs[2] = gp->syscallbp;
+		} else if (st == G_SYSCALL && gp->syscallpc) {
+			regs[0] = gp->syscallpc;
+			regs[1] = gp->syscallsp;
+			regs[2] = gp->syscallbp;
+			ob_str(ob, "; unwound from where it entered the call");
+		}
+		ob_str(ob, ", not interrupted)\n");
+		guarded_backtrace(ob, NULL, 0, regs);
+		return;
+	}
+	if (k == 0 && !(st == G_SYSCALL && gp->syscallpc)) {
+		ob_str(ob, "  (not unwound: running on m=");
+		ob_dec(ob, mp->id);
+		ob_str(ob, ", which did not stop for the dump within 1 s)\n");
+		return;
+	}
+	if (st == G_SYSCALL && gp->syscallpc) {
+		regs[0] = gp->syscallpc;
+		regs[1] = gp->syscallsp;
+		regs[2] = gp->syscallbp;
+		if (k == 0) {
+			ob_str(ob, "  (in a system call, its M running (entering or leaving it)");
+		} else {
+			ob_str(ob, "  (in a system call, its M unreadable in /proc, errno ");
+			ob_dec(ob, -k);
+		}
+		ob_str(ob, ": unwound from where it entered the call, pc=");
+		ob_hex(ob, regs[0]);
+		ob_str(ob, ")\n");
+		guarded_backtrace(ob, NULL, 0, regs);
+		return;
+	}
+	ob_str(ob, "  (not unwound: its M did not stop and is unreadable in /proc, errno ");
+	ob_dec(ob, -k);
+	ob_str(ob, ")\n");
 }
 
 static void dump_g(struct g *gp, void *arg)
@@ -311,13 +374,11 @@ static void dump_g(struct g *gp, void *arg)
 		gmp_symbolize(ob, (uintptr_t)gp->start_routine, true);
 		ob_str(ob, ")\n");
 	} else if (uc || (parked && sp_in_g(gp, sp))) {
-		guarded_backtrace(ob, uc, sp);
+		guarded_backtrace(ob, uc, sp, NULL);
 	} else if (parked) {
-		ob_str(ob, "  (no saved context)\n");
-	} else if (st == G_SYSCALL) {
-		ob_str(ob, "  (in a system call; not stopped)\n");
+		ob_str(ob, "  (not unwound: no saved context)\n");
 	} else {
-		ob_str(ob, "  (running on an M that did not stop)\n");
+		unstopped(ob, gp, mp, st);
 	}
 	if (gp->createpc) {
 		ob_str(ob, "created by thread ");
@@ -596,8 +657,20 @@ static void manage(int sig, bool over_ignore)
 		return;
 	if (cur.sa_handler != SIG_DFL && !(cur.sa_handler == SIG_IGN && over_ignore))
 		return;
-	if (install(sig) == 0)
+	if (install(sig) == 0) {
 		managed |= 1ull << sig;
+		gmp_dump_action_changed(sig, true);
+	}
+}
+
+/* GMP_DUMP_SIGNAL gets through whatever the program blocks (a server
+ * whose threads all block every signal) while it is the dump's; once the
+ * program sets its own action for it, it is the program's signal again,
+ * masks included. */
+void gmp_dump_action_changed(int sig, bool ours)
+{
+	if (dump_signal != 0 && sig == dump_signal)
+		gmp_sig_unblockable(sig, ours);
 }
 
 void gmp_dump_init(void)

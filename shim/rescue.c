@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "taskstate.h"
 
 #include "textmap.h"
 
@@ -133,6 +134,32 @@ static long read_task_file(int tid, const char *file, char *buf, size_t size)
 	return n;
 }
 
+int gmp_task_syscall(int tid, long *nr, uintptr_t *sp, uintptr_t *pc)
+{
+	char buf[256];
+	long n = read_task_file(tid, "syscall", buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -EIO;
+	if (buf[0] == 'r')
+		return 0;
+	const char *s = buf;
+	bool outside = buf[0] == '-';
+	long v = 0;
+	for (const char *d = buf; *d >= '0' && *d <= '9'; d++)
+		v = v * 10 + (*d - '0');
+	*nr = outside ? -1 : v;
+	while (*s && *s != ' ')
+		s++;
+	/* "nr a1 .. a6 sp pc", or "-1 sp pc". */
+	for (int i = 0; i < (outside ? 0 : 6); i++)
+		hex(&s);
+	*sp = (uintptr_t)hex(&s);
+	*pc = (uintptr_t)hex(&s);
+	return outside ? 2 : 1;
+}
+
 /* A program that changed its credentials is no longer dumpable, and its
  * task files that need ptrace access become root's: one that dropped root
  * cannot open syscall any more.  stat stays readable: a thread running
@@ -195,6 +222,8 @@ void gmp_rescue_signal(void *uc)
 		return;
 	if (!gmp_arch_signal_at_syscall(uc, mp->rescue_nr))
 		return; /* the call returned before the signal landed */
-	if (entersyscall())
+	if (entersyscall()) {
 		gp->rescued = true;
+		gmp_arch_signal_regs(uc, &gp->syscallpc, &gp->syscallsp, &gp->syscallbp);
+	}
 }

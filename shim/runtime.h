@@ -135,6 +135,7 @@ struct g {
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
+	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */

@@ -10,11 +10,20 @@
 
 void gmp_sigmask_setm(struct m *mp, uint64_t want);
 
+/* The runtime's own signals: its requests (preemption, dump stops) and
+ * GMP_DUMP_SIGNAL while the dump handles it.  Never blocked in the
+ * kernel, whatever masks the program sets (those are per G and virtual:
+ * a G that blocks one still has it in its own mask). */
+extern uint64_t gmp_unblockable;
+void gmp_sig_unblockable(int sig, bool on);
+/* sigaction set sig's action: the dump's own (ours) or the program's. */
+void gmp_dump_action_changed(int sig, bool ours);
+
 /* The M takes the mask of the G it is about to run, less the runtime's
- * own signal, which stays deliverable. */
+ * own signals, which stay deliverable. */
 static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 {
-	uint64_t want = gp->sigmask & ~SIGBIT(gmp_preemptsig);
+	uint64_t want = gp->sigmask & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	if (__builtin_expect(want != mp->sigmask, 0))
 		gmp_sigmask_setm(mp, want);
 }

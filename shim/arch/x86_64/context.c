@@ -72,6 +72,15 @@ void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 }
 
+/* ... and its frame pointer, enough to unwind from there later. */
+void gmp_arch_signal_regs(void *ucv, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
+{
+	ucontext_t *uc = ucv;
+	*pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	*fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+}
+
 /* Whether the interrupted context sits on a syscall instruction about to
  * (re)issue system call nr: where the kernel leaves a blocking call that
  * it restarts after a SA_RESTART handler. */
