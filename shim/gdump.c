@@ -185,6 +185,32 @@ static bool thread_running(int tid)
 	return n >= 7 && memcmp(buf, "running", 7) == 0;
 }
 
+static void ask_stop(struct m *mp)
+{
+	/* 2: asked; the M's handler turns it into 1. */
+	__atomic_store_n(&mp->dump_ack, 2, __ATOMIC_RELEASE);
+	if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
+		__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+}
+
+/* The runtime's signal is a standard one: a request sent while another
+ * (a preemption) is still pending for that thread is merged into it and
+ * lost, so an M that has not answered is asked again every 20 ms. */
+static void await_stop(struct m *mp, int64_t deadline)
+{
+	while (load_acq(&mp->dump_ack) == 2) {
+		int64_t left = deadline - gmp_nanotime();
+		if (left <= 0)
+			break;
+		if (left > 20000000)
+			left = 20000000;
+		struct timespec ts = { 0, left };
+		if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
+		    -110 /* ETIMEDOUT */)
+			gmp_sigsend(mp, SIGREQ_DUMPSTOP);
+	}
+}
+
 /* Asks every other M to stop, through the runtime's own signal (never
  * blocked, whatever the masks of the program's threads). */
 static void stop_the_world(struct m *self, bool terminal)
@@ -199,28 +225,11 @@ static void stop_the_world(struct m *self, bool terminal)
 			if (gp && (load_acq(&gp->status) == G_SYSCALL || !thread_running(mp->tid)))
 				continue;
 		}
-		/* 2: asked; the M's handler turns it into 1. */
-		__atomic_store_n(&mp->dump_ack, 2, __ATOMIC_RELEASE);
-		if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
-			__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+		ask_stop(mp);
 	}
-	/* The runtime's signal is a standard one: a request sent while another
-	 * (a preemption) is still pending for that thread is merged into it and
-	 * lost, so an M that has not answered is asked again every 20 ms. */
 	int64_t deadline = gmp_nanotime() + STOP_WAIT_NS;
-	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
-		while (load_acq(&mp->dump_ack) == 2) {
-			int64_t left = deadline - gmp_nanotime();
-			if (left <= 0)
-				break;
-			if (left > 20000000)
-				left = 20000000;
-			struct timespec ts = { 0, left };
-			if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
-			    -110 /* ETIMEDOUT */)
-				gmp_sigsend(mp, SIGREQ_DUMPSTOP);
-		}
-	}
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink)
+		await_stop(mp, deadline);
 }
 
 static void start_the_world(void)
@@ -301,10 +310,22 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 		guarded_backtrace(ob, NULL, 0, regs);
 		return;
 	}
+	/* Left alone as it was blocked in the kernel, and out of it now: it
+	 * runs user code, which a stop request cannot disturb. */
+	if (k == 0 && st == G_RUNNING && load_acq(&mp->dump_ack) == 0) {
+		ask_stop(mp);
+		await_stop(mp, gmp_nanotime() + STOP_WAIT_NS / 10);
+		void *uc = load_acq(&mp->dump_ack) == 1 ? load_acq(&mp->dump_uc) : NULL;
+		if (uc && sp_in_g(gp, uc_sp(uc))) {
+			guarded_backtrace(ob, uc, 0, NULL);
+			return;
+		}
+	}
 	if (k == 0 && !(st == G_SYSCALL && gp->syscallpc)) {
 		ob_str(ob, "  (not unwound: running on m=");
 		ob_dec(ob, mp->id);
-		ob_str(ob, ", which did not stop for the dump within 1 s)\n");
+		ob_str(ob, load_acq(&mp->dump_ack) == 2 ? ", which did not stop for the dump in time)\n"
+						      : ", which could not be asked to stop)\n");
 		return;
 	}
 	if (st == G_SYSCALL && gp->syscallpc) {
@@ -448,6 +469,41 @@ static int open_output(void)
 }
 
 /* The dump itself; the world is stopped around it. */
+/* Whether sp is on one of self's own stacks: g0's, or its signal stack
+ * (gsigstack.c), where the handler runs when it lands on g0. */
+static bool on_m_stack(struct m *self, uintptr_t sp)
+{
+	uintptr_t lo = (uintptr_t)self->gsignal.sp;
+	return (sp & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self ||
+	       (sp >= lo && sp < lo + self->gsignal.size);
+}
+
+struct dumprun {
+	int sig;
+	siginfo_t *si;
+	void *uc;
+	bool terminal;
+	struct m *self;
+	bool done;
+};
+
+static void dump_world(struct dumprun *r);
+
+/* libunwind takes the loader's lock (dl_iterate_phdr) for every frame: an
+ * M stopped while it held that lock would hang the dump.  So the dump
+ * takes it first (it is recursive), waiting for a holder to finish, and
+ * stops the world from inside. */
+static int dump_locked(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)info, (void)size;
+	struct dumprun *r = arg;
+	if (!r->done) {
+		r->done = true;
+		dump_world(r);
+	}
+	return 1;
+}
+
 static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 {
 	long tid = now_tid();
@@ -460,13 +516,29 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 	 * TCB for the dump. */
 	unsigned long oldfs = 0;
 	bool swapped_fs = false;
-	if (self && (gmp_arch_sp() & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self) {
+	if (self && (on_m_stack(self, gmp_arch_sp()) || on_m_stack(self, uc_sp(uc)))) {
 		gmp_syscall(SYS_arch_prctl, ARCH_GET_FS, &oldfs, 0);
 		if ((void *)oldfs != self->owntcb) {
 			gmp_arch_setfs(self->owntcb);
 			swapped_fs = true;
 		}
 	}
+	struct dumprun r = { sig, si, uc, terminal, self, false };
+	dl_iterate_phdr(dump_locked, &r);
+	if (!r.done)
+		dump_world(&r);
+	if (swapped_fs)
+		gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, oldfs, 0);
+	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
+}
+
+static void dump_world(struct dumprun *r)
+{
+	int sig = r->sig;
+	siginfo_t *si = r->si;
+	void *uc = r->uc;
+	bool terminal = r->terminal;
+	struct m *self = r->self;
 	stop_the_world(self, terminal);
 
 	int fd = open_output();
@@ -515,9 +587,6 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 
 	if (!terminal)
 		start_the_world();
-	if (swapped_fs)
-		gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, oldfs, 0);
-	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
 }
 
 /* --- signal handling --- */

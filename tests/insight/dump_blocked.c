@@ -2,10 +2,13 @@
  * every signal (the mask is set before any thread starts, and inherited),
  * and the Ms are mostly blocked in the kernel: one thread in a read made
  * by an inline syscall instruction (a call the runtime never sees), one in
- * pause(), one in a condition wait, one spinning, main asleep.  Prints
+ * pause(), one in a condition wait, one spinning, one holding the loader's
+ * lock most of the time (dl_iterate_phdr), main asleep.  Prints
  * "ready" once they are all under way; check-dump-blocked then asks for
  * GMP_DUMP_SIGNAL dumps.  Built with frame pointers and -rdynamic so that
  * every frame resolves. */
+#define _GNU_SOURCE
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -50,6 +53,25 @@ __attribute__((noinline)) void *blocked_in_cond(void *arg)
 	return NULL;
 }
 
+/* Spends most of its time holding the loader's lock, which every frame
+ * of a dump's unwinding needs. */
+static int slow_callback(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)info, (void)size, (void)arg;
+	for (volatile int i = 0; i < 200000; i++)
+		;
+	return 0;
+}
+
+__attribute__((noinline)) void *in_loader(void *arg)
+{
+	(void)arg;
+	__sync_fetch_and_add(&started, 1);
+	for (;;)
+		dl_iterate_phdr(slow_callback, NULL);
+	return NULL;
+}
+
 __attribute__((noinline)) void *spin(void *arg)
 {
 	(void)arg;
@@ -80,7 +102,8 @@ int main(void)
 	start(blocked_in_pause);
 	start(blocked_in_cond);
 	start(spin);
-	while (started < 4)
+	start(in_loader);
+	while (started < 5)
 		usleep(1000);
 	usleep(100000); /* into their calls */
 	printf("ready\n");
