@@ -222,7 +222,9 @@ static void stop_the_world(struct m *self, bool terminal)
 			continue;
 		if (!terminal) {
 			struct g *gp = load_acq(&mp->curg);
-			if (gp && (load_acq(&gp->status) == G_SYSCALL || !thread_running(mp->tid)))
+			/* A G sysmon rescued runs user code again until its
+			 * next call into the runtime: stopped like any other. */
+			if (gp && ((load_acq(&gp->status) == G_SYSCALL && !gp->rescued) || !thread_running(mp->tid)))
 				continue;
 		}
 		ask_stop(mp);
@@ -300,7 +302,7 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 		 * from where the G entered it, which has all the frames above. */
 		if (st == G_SYSCALL && gp->syscallsp == regs[1]) {
 			regs[2] = gp->syscallbp;
-		} else if (st == G_SYSCALL && gp->syscallpc) {
+		} else if (st == G_SYSCALL && !gp->rescued && gp->syscallpc) {
 			regs[0] = gp->syscallpc;
 			regs[1] = gp->syscallsp;
 			regs[2] = gp->syscallbp;
@@ -312,7 +314,7 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 	}
 	/* Left alone as it was blocked in the kernel, and out of it now: it
 	 * runs user code, which a stop request cannot disturb. */
-	if (k == 0 && st == G_RUNNING && load_acq(&mp->dump_ack) == 0) {
+	if (k == 0 && (st == G_RUNNING || gp->rescued) && load_acq(&mp->dump_ack) == 0) {
 		ask_stop(mp);
 		await_stop(mp, gmp_nanotime() + STOP_WAIT_NS / 10);
 		void *uc = load_acq(&mp->dump_ack) == 1 ? load_acq(&mp->dump_uc) : NULL;
@@ -321,7 +323,7 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 			return;
 		}
 	}
-	if (k == 0 && !(st == G_SYSCALL && gp->syscallpc)) {
+	if (k == 0 && !(st == G_SYSCALL && !gp->rescued && gp->syscallpc)) {
 		ob_str(ob, "  (not unwound: running on m=");
 		ob_dec(ob, mp->id);
 		ob_str(ob, load_acq(&mp->dump_ack) == 2 ? ", which did not stop for the dump in time)\n"

@@ -18,7 +18,7 @@
 #include "sigmask.h"
 
 #define PAGE 4096
-#define GSIGNAL_SIZE (64 * 1024)
+#define GSIGNAL_SIZE (256 * 1024)
 
 void gmp_gsignal_alloc(struct m *mp)
 {

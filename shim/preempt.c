@@ -142,6 +142,11 @@ static void async_preempt(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
+	/* A handler let in by that (the dump's, waiting for the loader's
+	 * lock) may have been taken for a blocking call by sysmon, and the G
+	 * put in a system call, its P handed off: then it stays there. */
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+		return;
 	/* To the global queue, behind everything queued locally (proc.go:
 	 * gopreempt_m). */
 	mp->p->ctr.preempts++;
