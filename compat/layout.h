@@ -57,4 +57,31 @@ _Static_assert(offsetof(struct gmp_cond, wrefs) == 36, "glibc __wrefs offset");
 #define GMP_COND_SHARED 1
 #define GMP_COND_MONOTONIC 2
 
+/* rwlock: glibc's field names in the comments; state, wwait and rwait are
+ * the runtime's words in glibc's slots, the rest keep glibc's meaning. */
+struct gmp_rwlock {
+	uint32_t state;   /* __readers */
+	uint32_t wwait;   /* __writers: parked writers */
+	uint32_t rwait;   /* __wrphase_futex: parked readers */
+	uint32_t pad[3];
+	int writer;       /* __cur_writer: the writer's TID */
+	int shared;       /* __shared */
+	uint32_t pad2[4];
+	uint32_t flags;   /* __flags: the kind */
+};
+_Static_assert(sizeof(struct gmp_rwlock) <= sizeof(pthread_rwlock_t), "rwlock overlay");
+_Static_assert(__builtin_offsetof(struct gmp_rwlock, flags) == 48, "glibc __flags offset");
+
+/* sem_t: value, waiter count, and glibc's "private" word, 0 for a
+ * process-private semaphore and FUTEX_PRIVATE_FLAG (128) for a shared one
+ * (glibc XORs it into the futex operation).  The runtime keeps its own
+ * words after these in a private semaphore. */
+struct gmp_sem_glibc {
+	uint32_t value;
+	uint32_t nwaiters;
+	int private;
+	int pad;
+};
+#define GMP_SEM_SHARED 128
+
 #endif

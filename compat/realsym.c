@@ -3,10 +3,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-#include "shim/arch/x86_64/arch.h"
-
+#include "arch.h"
+#include "debug.h"
 #include "realsym.h"
-#include "shim/debug.h"
 
 struct gmp_real gmp_real;
 
@@ -14,7 +13,7 @@ struct gmp_real gmp_real;
  * (interpose/clock.c) calls through this pointer. */
 static int clock_gettime_syscall(clockid_t clk, struct timespec *ts)
 {
-	long r = gmp_syscall(SYS_clock_gettime, clk, ts, 0);
+	long r = gmp_arch_syscall(SYS_clock_gettime, clk, ts, 0);
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;

@@ -3,6 +3,7 @@
 #define GMP_REALSYM_H
 
 #include <pthread.h>
+#include <time.h>
 
 struct gmp_real {
 	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
@@ -34,6 +35,25 @@ struct gmp_real {
 
 extern struct gmp_real gmp_real;
 
+/* libc's clock_gettime (the vDSO), for the runtime's clock reads; a raw
+ * system call until gmp_realsym_init. */
+extern int (*gmp_clock_gettime)(clockid_t, struct timespec *);
+
 void gmp_realsym_init(void);
+
+/* The next definition of name after ours (dlsym(RTLD_NEXT)): libc's, or
+ * that of a library preloaded behind us. */
+void *gmp_dlsym_next(const char *name);
+
+/* The same for a function we interpose, looked up once per call site:
+ * for those not needed before start-up or in a signal handler (gmp_real
+ * holds those, looked up by gmp_realsym_init). */
+#define GMP_REAL(fn)                                                                               \
+	({                                                                                         \
+		static __typeof__(fn) *real_;                                                      \
+		if (real_ == NULL)                                                                 \
+			real_ = (__typeof__(fn) *)gmp_dlsym_next(#fn);                              \
+		real_;                                                                             \
+	})
 
 #endif

@@ -16,19 +16,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "shim/runtime.h"
+#include "arch.h"
+#include "debug.h"
 #include "tls.h"
 
-#undef p_type /* <resolv.h> (via runtime.h) defines it */
-
-/* tcbhead_t offsets: part of the x86_64 ABI that compilers bake in
- * (%fs:0x28 is the stack protector canary). */
-#define TCB_OFF_TCB 0x00
-#define TCB_OFF_DTV 0x08
-#define TCB_OFF_SELF 0x10
-#define TCB_OFF_MULTIPLE_THREADS 0x18
-#define TCB_COPY_FROM 0x18 /* multiple_threads .. feature_1 */
-#define TCB_COPY_TO 0x50
+/* tcbhead_t's offsets are the architecture's (arch.h). */
+#define TCB_OFF_TCB GMP_ARCH_TCB_OFF_TCB
+#define TCB_OFF_DTV GMP_ARCH_TCB_OFF_DTV
+#define TCB_OFF_SELF GMP_ARCH_TCB_OFF_SELF
+#define TCB_OFF_MULTIPLE_THREADS GMP_ARCH_TCB_OFF_MULTIPLE_THREADS
+#define TCB_COPY_FROM GMP_ARCH_TCB_COPY_FROM
+#define TCB_COPY_TO GMP_ARCH_TCB_COPY_TO
 
 typedef union {
 	size_t counter;
@@ -47,7 +45,8 @@ static size_t off_tid;
 static size_t off_list;              /* struct pthread's list_t (NPTL's stack lists) */
 static ptrdiff_t off_rseq_cpu = -1;  /* TP-relative, -1: no rseq area */
 static ptrdiff_t off_resp = -1;      /* TP-relative __resp */
-static ptrdiff_t off_curg;           /* TP-relative gmp_curg_tls */
+static ptrdiff_t off_curg;           /* TP-relative: the runtime's "current G" variable */
+static char *main_tcb;              /* the initial thread's */
 static unsigned char main_header[TCB_COPY_TO];
 
 /* Words of libc's TLS block that malloc owns (see gmp_tls_learn_malloc). */
@@ -55,8 +54,6 @@ static ptrdiff_t off_libc_tls;      /* TP-relative start of libc's block */
 static size_t libc_tls_size;       /* 0: not found */
 static int nkeep = -1;              /* -1 not learned yet */
 static ptrdiff_t keep[2];
-
-__thread struct g *gmp_curg_tls;
 
 static void *private_sym(void *handle, const char *name)
 {
@@ -131,6 +128,16 @@ void **gmp_tls_cleanup_jmp_buf(void *tcb)
 	return (void **)((char *)tcb + off_cleanup_jmp_buf);
 }
 
+/* glibc's list of the calling thread's C++ thread_local destructors
+ * (__cxa_thread_atexit_impl registers them per thread). */
+static void (*call_tls_dtors)(void);
+
+void gmp_tls_call_dtors(void)
+{
+	if (call_tls_dtors)
+		call_tls_dtors();
+}
+
 /* What NPTL's start_thread sets up in a new thread before its start
  * routine: the ctype table pointers (TLS words that start out zero, read
  * by isalpha, tolower, printf's %g) and, once, where malloc's state lies. */
@@ -140,12 +147,13 @@ void gmp_tls_thread_start(void)
 	gmp_tls_learn_malloc();
 }
 
-void gmp_tls_init(void)
+void gmp_tls_init(const void *curg_var)
 {
 	dl_allocate_tls = private_sym(RTLD_DEFAULT, "_dl_allocate_tls");
 	dl_allocate_tls_init = private_sym(RTLD_DEFAULT, "_dl_allocate_tls_init");
 	dl_get_tls_static_info = private_sym(RTLD_DEFAULT, "_dl_get_tls_static_info");
 	ctype_init = private_sym(RTLD_DEFAULT, "__ctype_init");
+	call_tls_dtors = (void (*)(void))dlvsym(RTLD_DEFAULT, "__call_tls_dtors", "GLIBC_PRIVATE");
 	dl_get_tls_static_info(&static_size, &static_align);
 	tcb_size = *(const uint32_t *)private_sym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
 	/* libthread_db field descriptors: { size in bits, count, offset }. */
@@ -162,7 +170,8 @@ void gmp_tls_init(void)
 		gmp_throw("unexpected struct pthread layout (tid)");
 	find_cleanup_jmp_buf(tp);
 	memcpy(main_header, tp, sizeof main_header);
-	off_curg = (char *)&gmp_curg_tls - tp;
+	off_curg = (const char *)curg_var - tp;
+	main_tcb = tp;
 
 	void **resp = dlvsym(RTLD_DEFAULT, "__resp", "GLIBC_PRIVATE");
 	if (resp)
@@ -191,6 +200,11 @@ bool gmp_tls_is_tcb(const void *tcb)
 	return tcb != NULL && *(void *const *)((const char *)tcb + TCB_OFF_SELF) == tcb;
 }
 
+uintptr_t gmp_tls_pointer_guard(void *tcb)
+{
+	return *(uintptr_t *)((char *)tcb + GMP_ARCH_TCB_OFF_POINTER_GUARD);
+}
+
 int *gmp_tls_tidp(void *tcb)
 {
 	return (int *)((char *)tcb + off_tid);
@@ -202,7 +216,7 @@ uintptr_t gmp_tls_lowest(void *tcb)
 }
 
 /* The TCB fields libc reads for the running thread. */
-static void fill_tcb(char *tcb, int tid, struct g *gp)
+static void fill_tcb(char *tcb, int tid, void *curg, void *res)
 {
 	memcpy(tcb + TCB_COPY_FROM, main_header + TCB_COPY_FROM, TCB_COPY_TO - TCB_COPY_FROM);
 	*(void **)(tcb + TCB_OFF_TCB) = tcb;
@@ -218,14 +232,14 @@ static void fill_tcb(char *tcb, int tid, struct g *gp)
 	 * sched_getcpu ask the kernel instead of trusting a stale value. */
 	if (off_rseq_cpu >= 0)
 		*(int32_t *)(tcb + off_rseq_cpu) = -1;
-	*(struct g **)(tcb + off_curg) = gp;
-	if (off_resp >= 0 && gp)
-		*(void **)(tcb + off_resp) = &gp->res;
+	*(void **)(tcb + off_curg) = curg;
+	if (off_resp >= 0 && res)
+		*(void **)(tcb + off_resp) = res;
 }
 
-int gmp_tls_setup(struct g *gp, int reuse)
+int gmp_tls_setup(void *tcbv, int tid, void *curg, void *res, int reuse)
 {
-	char *tcb = gp->tcb;
+	char *tcb = tcbv;
 	if (!reuse) {
 		if (dl_allocate_tls(tcb) == NULL)
 			return EAGAIN;
@@ -248,8 +262,7 @@ int gmp_tls_setup(struct g *gp, int reuse)
 		for (int i = 0; i < nk; i++)
 			*(void **)(tcb + keep[i]) = mallocstate[i];
 	}
-	memset(&gp->res, 0, sizeof gp->res);
-	fill_tcb(tcb, gp->tid, gp);
+	fill_tcb(tcb, tid, curg, res);
 	return 0;
 }
 
@@ -258,16 +271,14 @@ void *gmp_tls_standalone(int tid)
 	char *tcb = dl_allocate_tls(NULL);
 	if (tcb == NULL)
 		gmp_throw("cannot allocate a TCB for an M");
-	fill_tcb(tcb, tid, NULL);
+	fill_tcb(tcb, tid, NULL, NULL);
 	return tcb;
 }
 
-void gmp_tls_adopt_main(struct g *gp)
+void *gmp_tls_adopt_main(int *tid)
 {
 	char *tp = gmp_arch_tp();
-	gp->tcb = tp;
-	gp->tid = *(int *)(tp + off_tid);
-	gmp_curg_tls = gp;
+	*tid = *(int *)(tp + off_tid);
 	/* The kernel updates the main thread's rseq area for the OS thread
 	 * that registered it; once main may run on any M that is wrong, so
 	 * unregister it and let sched_getcpu fall back. */
@@ -275,13 +286,14 @@ void gmp_tls_adopt_main(struct g *gp)
 		const unsigned int *rseq_size = dlsym(RTLD_DEFAULT, "__rseq_size");
 		if (rseq_size && *rseq_size > 0) {
 			void *area = tp + off_rseq_cpu - 4;
-			if (gmp_syscall6(SYS_rseq, (long)area, 32, 1 /* RSEQ_FLAG_UNREGISTER */,
+			if (gmp_arch_syscall6(SYS_rseq, (long)area, 32, 1 /* RSEQ_FLAG_UNREGISTER */,
 					 0x53053053 /* RSEQ_SIG */, 0, 0) != 0 &&
-			    gmp_syscall6(SYS_rseq, (long)area, *rseq_size, 1, 0x53053053, 0, 0) != 0)
+			    gmp_arch_syscall6(SYS_rseq, (long)area, *rseq_size, 1, 0x53053053, 0, 0) != 0)
 				gmp_unsupported("cannot unregister the main thread's rseq area");
 		}
 		*(int32_t *)(tp + off_rseq_cpu) = -1;
 	}
+	return tp;
 }
 
 /* --- malloc's per-thread cache across G reuse ---
@@ -292,7 +304,6 @@ void gmp_tls_adopt_main(struct g *gp)
  * next thread on that G inherits it, like a worker in a thread pool: the
  * cached chunks are free memory either way.  We learn which words of
  * libc's TLS block malloc owns by watching a fresh thread's first malloc. */
-
 
 static int find_libc_tls(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -440,19 +451,19 @@ static void keep_static(struct fixup *fx)
 	fx->n = k;
 }
 
-static void init_static_tls(struct g *gp, void *arg)
+static void init_static_tls(void *tcb, void *arg)
 {
 	struct fixup *fx = arg;
-	if ((char *)gp->tcb == fx->tp || (gp->flags & G_MAIN))
+	if ((char *)tcb == fx->tp || (char *)tcb == main_tcb)
 		return; /* ld.so did these two */
 	for (int i = 0; i < fx->n; i++) {
-		char *dst = (char *)gp->tcb + fx->mods[i].off;
+		char *dst = (char *)tcb + fx->mods[i].off;
 		memcpy(dst, fx->mods[i].image, fx->mods[i].filesz);
 		memset(dst + fx->mods[i].filesz, 0, fx->mods[i].memsz - fx->mods[i].filesz);
 	}
 }
 
-void gmp_tls_dlopen_after(struct gmp_tls_snapshot *snap)
+void gmp_tls_dlopen_after(struct gmp_tls_snapshot *snap, void (*each_tcb)(void (*fn)(void *tcb, void *arg), void *arg))
 {
 	struct objset *before = (struct objset *)snap;
 	if (before == NULL)
@@ -463,6 +474,6 @@ void gmp_tls_dlopen_after(struct gmp_tls_snapshot *snap)
 	if (gmp_debug.verbose > 1)
 		gmp_printf("gmpshim: dlopen: %d new modules with static TLS\n", fx.n);
 	if (fx.n > 0)
-		gmp_registry_foreach(init_static_tls, &fx);
+		each_tcb(init_static_tls, &fx);
 	free(before);
 }

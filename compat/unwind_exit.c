@@ -44,9 +44,36 @@ struct _Unwind_Exception {
 typedef _Unwind_Reason_Code (*_Unwind_Stop_Fn)(int, _Unwind_Action, _Unwind_Exception_Class,
 					       struct _Unwind_Exception *, struct _Unwind_Context *, void *);
 
-#include "shim/cancel.h"
+#include "arch.h"
+#include "debug.h"
+#include "tls.h"
+#include "unwind_exit.h"
 
-void gmp_thread_exit(void *retval) __attribute__((noreturn));
+/* Per thread, in the thread's own static TLS (every G has its own): the
+ * bottom record, the exit value, and the unwinder's exception object. */
+static __thread struct {
+	struct _Unwind_Exception exc;
+	void *entry;  /* the bottom __pthread_unwind_buf_t, NULL: none yet */
+	void *retval; /* what the thread exits with once unwound */
+} uw;
+
+static void (*finish)(void *retval) __attribute__((noreturn));
+
+void gmp_unwind_setfinish(void (*fn)(void *retval) __attribute__((noreturn)))
+{
+	finish = fn;
+}
+
+void gmp_unwind_entry(void *buf)
+{
+	uw.entry = buf;
+	uw.retval = PTHREAD_CANCELED;
+}
+
+void *gmp_unwind_retval(void)
+{
+	return uw.retval;
+}
 
 static _Unwind_Reason_Code (*forced_unwind)(struct _Unwind_Exception *, _Unwind_Stop_Fn, void *);
 static _Unwind_Word (*get_cfa)(struct _Unwind_Context *);
@@ -67,23 +94,15 @@ void gmp_unwind_load(void)
 }
 
 /* glibc's setjmp keeps the stack pointer and pc mangled with the thread's
- * pointer guard (PTR_MANGLE on x86_64: xor with the guard, rotate left 17). */
-static uintptr_t pointer_guard(void)
-{
-	uintptr_t guard;
-	__asm__("mov %%fs:0x30, %0" : "=r"(guard));
-	return guard;
-}
-
+ * pointer guard (PTR_MANGLE: arch.h says how, tls.h where the guard is). */
 static uintptr_t ptr_mangle(uintptr_t v)
 {
-	v ^= pointer_guard();
-	return (v << 17) | (v >> 47);
+	return gmp_arch_ptr_mangle(v, gmp_tls_pointer_guard(gmp_arch_tp()));
 }
 
 static uintptr_t ptr_demangle(uintptr_t v)
 {
-	return ((v >> 17) | (v << 47)) ^ pointer_guard();
+	return gmp_arch_ptr_demangle(v, gmp_tls_pointer_guard(gmp_arch_tp()));
 }
 
 /* The stack pointer a record's setjmp saved. */
@@ -97,8 +116,7 @@ static uintptr_t record_sp(const __pthread_unwind_buf_t *buf)
  * leaves the stack pointer as after a return, one word off a call's. */
 __attribute__((noreturn, force_align_arg_pointer, used)) static void main_landing(void)
 {
-	struct g *gp = getg();
-	gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
+	finish(uw.retval);
 }
 
 /* glibc's record under main (set up by __libc_start_call_main just before
@@ -108,30 +126,28 @@ __attribute__((noreturn, force_align_arg_pointer, used)) static void main_landin
  * exit instead: its saved pc (mangled, as record_sp says) is replaced, its
  * stack pointer kept, so
  * that glibc's stop function and ours stop at the same frame as before. */
-void gmp_main_adopt_record(void)
+void gmp_unwind_adopt_main(void)
 {
 	static bool done;
-	struct g *gp = getg();
-	if (done || gp == NULL || !(gp->flags & G_MAIN))
+	if (done)
 		return;
-	__pthread_unwind_buf_t *b = *gmp_tls_cleanup_jmp_buf(gp->tcb);
+	__pthread_unwind_buf_t *b = *gmp_tls_cleanup_jmp_buf(gmp_arch_tp());
 	if (b == NULL)
 		return; /* main has not started yet (a constructor): next time */
 	while (b->__pad[0] != NULL)
 		b = b->__pad[0];
 	b->__cancel_jmp_buf[0].__cancel_jmp_buf[7] = (long)ptr_mangle((uintptr_t)main_landing);
-	gp->entrybuf = b;
+	gmp_unwind_entry(b);
 	done = true;
 }
 
 static void land(__pthread_unwind_buf_t *buf) __attribute__((noreturn));
 static void land(__pthread_unwind_buf_t *buf)
 {
-	struct g *gp = getg();
 	/* glibc's own record under main, not yet adopted (the only one with
 	 * no predecessor that is not ours), or no record at all. */
-	if (buf == NULL || (buf->__pad[0] == NULL && buf != gp->entrybuf))
-		gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
+	if (buf == NULL || (buf->__pad[0] == NULL && buf != uw.entry))
+		finish(uw.retval);
 	/* A record is a jmp_buf without the saved mask, which a savemask of
 	 * 0 leaves unread (glibc's macros make the same cast). */
 #pragma GCC diagnostic push
@@ -145,7 +161,7 @@ static void land(__pthread_unwind_buf_t *buf)
  * first, down to those older than the record we unwind to. */
 static void run_old_handlers(__pthread_unwind_buf_t *buf, uintptr_t cfa, bool all)
 {
-	struct _pthread_cleanup_buffer **head = gmp_tls_cleanup(getg()->tcb);
+	struct _pthread_cleanup_buffer **head = gmp_tls_cleanup(gmp_arch_tp());
 	struct _pthread_cleanup_buffer *cur = *head, *upto = buf ? buf->__pad[1] : NULL;
 	while (cur != NULL && cur != upto && (all || (uintptr_t)cur < cfa)) {
 		struct _pthread_cleanup_buffer *next = cur->__prev;
@@ -181,9 +197,7 @@ static void not_rethrown(_Unwind_Reason_Code code, struct _Unwind_Exception *exc
 void gmp_unwind(void *buf)
 {
 	gmp_unwind_load();
-	struct g *gp = getg();
-	struct _Unwind_Exception *exc = (struct _Unwind_Exception *)(void *)gp->unwind_exc;
-	_Static_assert(sizeof(struct _Unwind_Exception) <= sizeof gp->unwind_exc, "unwind_exc");
+	struct _Unwind_Exception *exc = &uw.exc;
 	memset(exc, 0, sizeof *exc);
 	exc->exception_class = 0; /* not catchable by type, as glibc's */
 	exc->exception_cleanup = not_rethrown;
@@ -197,11 +211,10 @@ void gmp_unwind(void *buf)
 
 void gmp_exit_unwind(void *retval)
 {
-	struct g *gp = getg();
-	__atomic_or_fetch(gmp_tls_cancelhandling(gp->tcb), CH_EXITING, __ATOMIC_SEQ_CST);
-	gp->retval = retval;
-	gp->exitset = true;
-	gmp_unwind(*gmp_tls_cleanup_jmp_buf(gp->tcb));
+	void *tcb = gmp_arch_tp();
+	__atomic_or_fetch(gmp_tls_cancelhandling(tcb), CH_EXITING, __ATOMIC_SEQ_CST);
+	uw.retval = retval;
+	gmp_unwind(*gmp_tls_cleanup_jmp_buf(tcb));
 }
 
 /* The continuation of a C cleanup handler (pthread_cleanup_pop's unwind

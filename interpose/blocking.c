@@ -18,9 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
+#include "libc.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
+#include "shim/syscall.h"
 
 #define BLOCKING(nr, ...) gmp_ret(gmp_blocking_syscall6((nr), __VA_ARGS__))
 

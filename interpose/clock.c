@@ -9,7 +9,11 @@
 
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cpuclock.h"
+#include "shim/init.h"
+#include "shim/registry.h"
 #include "shim/runtime.h"
+#include "shim/sys.h"
 
 GMP_EXPORT int clock_gettime(clockid_t clk, struct timespec *ts)
 {

@@ -1,9 +1,8 @@
 #include <errno.h>
 
 #include "export.h"
-#include "shim/runtime.h"
-
-void gmp_netpoll_watch_clock(void);
+#include "shim/netpoll.h"
+#include "shim/timer.h"
 
 int64_t gmp_abs_deadline(clockid_t clk, const struct timespec *abstime, int *err)
 {

@@ -13,9 +13,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
 
 static void release_inherited(int fd, struct polldesc *pd, void *arg)
 {

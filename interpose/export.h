@@ -10,27 +10,6 @@
 #include <stdint.h>
 #include <time.h>
 
-/* The next definition of a libc function we interpose, looked up once. */
-#define GMP_REAL(fn)                                                                               \
-	({                                                                                         \
-		static __typeof__(fn) *real_;                                                      \
-		if (real_ == NULL)                                                                 \
-			real_ = (__typeof__(fn) *)gmp_dlsym_next(#fn);                              \
-		real_;                                                                             \
-	})
-void *gmp_dlsym_next(const char *name);
-
-/* A libc call that may block in the kernel, made as one blocking system
- * call: entersyscall before it, so that sysmon hands the P on while the M
- * waits, and exitsyscall after (shim/syscall.c). */
-#define GMP_BLOCKING_CALL(call)                                                                    \
-	({                                                                                         \
-		bool gmp_entered_ = entersyscall();                                                \
-		__typeof__(call) gmp_r_ = (call);                                                  \
-		if (gmp_entered_)                                                                  \
-			exitsyscall();                                                             \
-		gmp_r_;                                                                            \
-	})
 
 /* A raw system call result as libc returns it: -1 with errno set. */
 static inline long gmp_ret(long r)

@@ -14,9 +14,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
 
 GMP_EXPORT int close(int fd)
 {

@@ -15,7 +15,10 @@
 
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/netpoll.h"
+#include "shim/rtsig.h"
+#include "shim/sys.h"
 
 /* SOCK_NONBLOCK, O_NONBLOCK, EFD_NONBLOCK, TFD_NONBLOCK, SFD_NONBLOCK and
  * IN_NONBLOCK are all the same bit. */

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "libc.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
-
-void __chk_fail(void) __attribute__((noreturn));
+#include "shim/sys.h"
 
 GMP_EXPORT ssize_t read(int fd, void *buf, size_t n)
 {

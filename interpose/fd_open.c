@@ -10,7 +10,10 @@
 
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/netpoll.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
 
 static int opened(long fd, int flags)
 {

@@ -11,11 +11,14 @@
 #include <sys/syscall.h>
 
 #include "export.h"
+#include "libc.h"
 #include "shim/cancel.h"
-#include "shim/sigmask.h"
+#include "shim/gsignal.h"
 #include "shim/netpoll.h"
-
-void __chk_fail(void) __attribute__((noreturn));
+#include "shim/runtime.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
+#include "shim/timer.h"
 
 #define NS 1000000000LL
 

@@ -5,8 +5,12 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
+#include "shim/init.h"
+#include "shim/registry.h"
 #include "shim/runtime.h"
+#include "shim/schedattr.h"
 
 GMP_EXPORT int pthread_setaffinity_np(pthread_t t, size_t size, const cpu_set_t *set)
 {

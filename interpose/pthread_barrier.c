@@ -5,8 +5,11 @@
 
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/syscall.h"
 
 struct gmp_barrier {
 	uint32_t in;    /* arrivals in this round */
@@ -34,8 +37,10 @@ GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 		gmp_futexwake(&bp->round, 1 << 30);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
-	while (__atomic_load_n(&bp->round, __ATOMIC_ACQUIRE) == round)
+	while (__atomic_load_n(&bp->round, __ATOMIC_ACQUIRE) == round) {
+		gmp_cancel_async_point();
 		gmp_futexwait(&bp->round, round, -1, WAIT_BARRIER);
+	}
 	return 0;
 }
 

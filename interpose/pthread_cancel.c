@@ -5,8 +5,14 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/tls.h"
+#include "compat/unwind_exit.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
+#include "shim/registry.h"
+#include "shim/runtime.h"
+#include "shim/sys.h"
 
 GMP_EXPORT int pthread_cancel(pthread_t t)
 {
@@ -27,7 +33,7 @@ static int set_cancel_bit(uint32_t bit, bool on, int *old)
 	gmp_ensure_init();
 	gmp_main_adopt_record();
 	struct g *gp = getg();
-	uint32_t *chp = gmp_tls_cancelhandling(gmp_arch_tp());
+	uint32_t *chp = gmp_tls_cancelhandling(gmp_self_tcb());
 	uint32_t ch = __atomic_load_n(chp, __ATOMIC_SEQ_CST), nw;
 	do
 		nw = on ? ch | bit : ch & ~bit;

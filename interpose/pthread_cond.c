@@ -5,13 +5,18 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/debug.h"
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/foreign.h"
+#include "shim/init.h"
+#include "shim/mutex.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/syscall.h"
 
 #define C(c) ((struct gmp_cond *)(c))
 
@@ -27,8 +32,6 @@ GMP_EXPORT int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *at
 	 * pshared flags in __wrefs; the counters start at zero either way. */
 	return gmp_real.pthread_cond_init(c, attr);
 }
-
-void gmp_mutex_lock_requeued(uint32_t *w);
 
 static int wait_common(pthread_cond_t *c, pthread_mutex_t *m, int64_t deadline)
 {
@@ -183,6 +186,7 @@ GMP_EXPORT int pthread_cond_destroy(pthread_cond_t *c)
  * through a hidden alias: the exported name resolves to TSan's wrapper. */
 #define GLIBC_2_3_2(name, params, args)                                                            \
 	extern __typeof__(name) gmp_own_##name __attribute__((alias(#name), visibility("hidden")));  \
+	int gmp_v232_##name params;                                                                \
 	GMP_EXPORT __attribute__((symver(#name "@GLIBC_2.3.2"))) int gmp_v232_##name params           \
 	{                                                                                          \
 		return gmp_own_##name args;                                                        \

@@ -3,11 +3,15 @@
 #include <signal.h>
 #include <string.h>
 
-#include "export.h"
-#include "thread_create.h"
 #include "compat/realsym.h"
+#include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
+#include "shim/schedattr.h"
+#include "shim/stack.h"
+#include "shim/thread.h"
+#include "thread_create.h"
 
 /* Reads a pthread_attr_t through glibc's own getters: attributes are
  * glibc's data, including those set by calls we do not interpose. */

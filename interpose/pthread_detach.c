@@ -1,10 +1,11 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/realsym.h"
 #include "export.h"
-#include "shim/runtime.h"
-
-int gmp_detach(const void *thread);
+#include "shim/foreign.h"
+#include "shim/init.h"
+#include "shim/thread.h"
 
 GMP_EXPORT int pthread_detach(pthread_t t)
 {

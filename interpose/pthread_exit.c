@@ -1,7 +1,8 @@
 #include <pthread.h>
 
+#include "compat/unwind_exit.h"
 #include "export.h"
-#include "shim/cancel.h"
+#include "shim/init.h"
 
 GMP_EXPORT void pthread_exit(void *retval)
 {

@@ -1,11 +1,13 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
-#include "shim/runtime.h"
-
-int gmp_join(const void *thread, void **retval, int64_t deadline);
+#include "shim/foreign.h"
+#include "shim/init.h"
+#include "shim/syscall.h"
+#include "shim/thread.h"
 
 /* A foreign thread (shim/foreign.c) is glibc's to join; its join blocks
  * the M. */

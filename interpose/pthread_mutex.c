@@ -12,15 +12,16 @@
 #include <sched.h>
 #include <sys/syscall.h>
 
+#include "compat/debug.h"
 #include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/foreign.h"
+#include "shim/init.h"
+#include "shim/mutex.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
-
-int gmp_mutex_trylock(uint32_t *w);
-int gmp_mutex_lock(uint32_t *w, int64_t deadline);
-void gmp_mutex_unlock(uint32_t *w);
+#include "shim/syscall.h"
 
 #define D(m) ((m)->__data)
 /* A priority-protect mutex's ceiling: glibc keeps it in the high bits of

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/init.h"
+#include "shim/registry.h"
 #include "shim/runtime.h"
 
 GMP_EXPORT int pthread_setname_np(pthread_t t, const char *name)

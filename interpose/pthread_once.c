@@ -1,6 +1,8 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 
@@ -36,6 +38,7 @@ GMP_EXPORT int pthread_once(pthread_once_t *once, void (*init)(void))
 		if (v == ONCE_RUNNING &&
 		    !__atomic_compare_exchange_n(w, &v, ONCE_RUNNING_WAITERS, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			continue;
+		gmp_cancel_async_point();
 		gmp_futexwait(w, ONCE_RUNNING_WAITERS, -1, WAIT_ONCE);
 	}
 }

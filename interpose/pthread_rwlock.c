@@ -7,23 +7,16 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "compat/layout.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/cancel.h"
+#include "shim/foreign.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/syscall.h"
 
-struct gmp_rwlock {
-	uint32_t state;   /* __readers */
-	uint32_t wwait;   /* __writers: parked writers */
-	uint32_t rwait;   /* __wrphase_futex: parked readers */
-	uint32_t pad[3];
-	int writer;       /* __cur_writer: the writer's TID */
-	int shared;       /* __shared */
-	uint32_t pad2[4];
-	uint32_t flags;   /* __flags: the kind */
-};
-_Static_assert(sizeof(struct gmp_rwlock) <= sizeof(pthread_rwlock_t), "rwlock overlay");
-_Static_assert(__builtin_offsetof(struct gmp_rwlock, flags) == 48, "glibc __flags offset");
 #define RW(l) ((struct gmp_rwlock *)(l))
 #define WRITER 0x80000000u
 /* Wait-queue bit sets: readers and writers park on the same word, and a
@@ -59,6 +52,7 @@ static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
+		gmp_cancel_async_point();
 		int err = tryrd(rw);
 		if (err != EBUSY)
 			return err;
@@ -86,6 +80,7 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
 	for (;;) {
+		gmp_cancel_async_point();
 		if (trywr(rw) == 0)
 			return 0;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
@@ -123,15 +118,15 @@ static int shared_block(pthread_rwlock_t *l, int (*try)(pthread_rwlock_t *), int
 	shared_block(l, gmp_real.pthread_rwlock_trywrlock, gmp_real.pthread_rwlock_wrlock,               \
 		     gmp_real.pthread_rwlock_clockwrlock, clk, t)
 
-/* The timed variants: POSIX checks the timeout only if the lock is not
- * free, so a malformed time still succeeds on a free lock. */
+/* The timed variants.  POSIX lets a malformed time succeed on a free
+ * lock; glibc checks the time first, and so do we (EINVAL either way). */
 static int clocked(struct gmp_rwlock *rw, clockid_t clk, const struct timespec *abstime,
-		   int (*try)(struct gmp_rwlock *), int (*lockf)(struct gmp_rwlock *, int64_t))
+		   int (*lockf)(struct gmp_rwlock *, int64_t))
 {
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	if (err)
-		return try(rw) == 0 ? 0 : err;
+		return err;
 	return lockf(rw, deadline);
 }
 
@@ -150,7 +145,7 @@ GMP_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 GMP_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
 	SHARED_OR(l, RD(clk, t));
-	return clocked(RW(l), clk, t, tryrd, rdlock);
+	return clocked(RW(l), clk, t, rdlock);
 }
 
 GMP_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
@@ -173,7 +168,7 @@ GMP_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 GMP_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
 {
 	SHARED_OR(l, WR(clk, t));
-	return clocked(RW(l), clk, t, trywr, wrlock);
+	return clocked(RW(l), clk, t, wrlock);
 }
 
 GMP_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
@@ -187,8 +182,13 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	struct gmp_rwlock *rw = RW(l);
 	uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 	if (s == 0)
-		return EPERM;
+		return 0; /* undefined; glibc returns 0 too (and leaves its lock broken: ours stays usable) */
 	if (s & WRITER) {
+		/* By a thread that is not the writer: undefined.  glibc takes it
+		 * for a reader's unlock, returns 0 and the lock stays
+		 * write-locked; so does ours. */
+		if (rw->writer != gmp_self_tid())
+			return 0;
 		rw->writer = 0;
 		__atomic_store_n(&rw->state, 0, __ATOMIC_RELEASE);
 	} else if (__atomic_sub_fetch(&rw->state, 1, __ATOMIC_ACQ_REL) != 0) {
@@ -217,7 +217,11 @@ GMP_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
 {
 	if (RW(l)->shared)
 		return gmp_real.pthread_rwlock_destroy(l);
-	return __atomic_load_n(&RW(l)->state, __ATOMIC_ACQUIRE) != 0 ? EBUSY : 0;
+	/* Destroying a held lock is undefined; glibc returns 0 whatever its
+	 * state, and a program that destroys a lock an exited thread still
+	 * holds relies on that.  Waiters parked on it stay parked, as on
+	 * glibc's futex. */
+	return 0;
 }
 
 /* glibc's internal names, still exported for old binaries. */

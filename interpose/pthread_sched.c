@@ -6,8 +6,12 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
+#include "shim/init.h"
+#include "shim/registry.h"
 #include "shim/runtime.h"
+#include "shim/schedattr.h"
 
 GMP_EXPORT int pthread_setschedparam(pthread_t t, int policy, const struct sched_param *param)
 {

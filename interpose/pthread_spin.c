@@ -5,7 +5,10 @@
 #include <pthread.h>
 
 #include "export.h"
+#include "shim/cancel.h"
+#include "shim/proc.h"
 #include "shim/runtime.h"
+#include "shim/sys.h"
 
 GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 {
@@ -15,9 +18,11 @@ GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 			if (__atomic_load_n(l, __ATOMIC_RELAXED) == 1 &&
 			    __atomic_compare_exchange_n(l, &one, 0, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				return 0;
-			gmp_arch_pause();
+			gmp_spin_pause();
 		}
-		if (gmp_initialized)
+		if (gmp_initialized) {
+			gmp_cancel_async_point();
 			gosched();
+		}
 	}
 }

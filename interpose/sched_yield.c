@@ -1,7 +1,8 @@
 #include <sched.h>
 
 #include "export.h"
-#include "shim/runtime.h"
+#include "shim/init.h"
+#include "shim/proc.h"
 
 GMP_EXPORT int sched_yield(void)
 {
@@ -10,7 +11,3 @@ GMP_EXPORT int sched_yield(void)
 	return 0;
 }
 
-GMP_EXPORT int pthread_yield(void)
-{
-	return sched_yield();
-}

@@ -15,72 +15,47 @@
 #include <sched.h>
 #include <semaphore.h>
 
+#include "compat/layout.h"
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 #include "shim/sigwake.h"
+#include "shim/syscall.h"
 
+/* glibc's words first (compat/layout.h), then the runtime's own. */
 struct gmp_sem {
-	uint32_t value;
-	uint32_t nwaiters;
-	int private; /* glibc: 0, or SEM_SHARED if process-shared */
-	int pad;
+	struct gmp_sem_glibc glibc;
 	struct gmp_sigwake sigwake; /* wake-ups deferred from signal handlers */
 };
 _Static_assert(sizeof(struct gmp_sem) <= sizeof(sem_t), "sem_t overlay");
 #define S(s) ((struct gmp_sem *)(s))
-#define SEM_SHARED 128
-
-struct real_sem {
-	int (*wait)(sem_t *);
-	int (*trywait)(sem_t *);
-	int (*timedwait)(sem_t *, const struct timespec *);
-	int (*clockwait)(sem_t *, clockid_t, const struct timespec *);
-	int (*post)(sem_t *);
-	int (*getvalue)(sem_t *, int *);
-	int (*init)(sem_t *, int, unsigned);
-};
-static struct real_sem real;
-
-#include <dlfcn.h>
-static void real_init(void)
-{
-	if (real.wait)
-		return;
-	real.trywait = dlsym(RTLD_NEXT, "sem_trywait");
-	real.timedwait = dlsym(RTLD_NEXT, "sem_timedwait");
-	real.clockwait = dlsym(RTLD_NEXT, "sem_clockwait");
-	real.post = dlsym(RTLD_NEXT, "sem_post");
-	real.getvalue = dlsym(RTLD_NEXT, "sem_getvalue");
-	real.init = dlsym(RTLD_NEXT, "sem_init");
-	__atomic_store_n(&real.wait, dlsym(RTLD_NEXT, "sem_wait"), __ATOMIC_RELEASE);
-}
 
 static inline bool ours(sem_t *s)
 {
-	return gmp_initialized && S(s)->private != SEM_SHARED;
+	return gmp_initialized && S(s)->glibc.private != GMP_SEM_SHARED;
 }
 
 GMP_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
 {
 	gmp_ensure_init();
-	real_init();
 	if (value > SEM_VALUE_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (pshared)
-		return real.init(s, pshared, value);
-	*S(s) = (struct gmp_sem){ .value = value };
+		return GMP_REAL(sem_init)(s, pshared, value);
+	*S(s) = (struct gmp_sem){ .glibc.value = value };
 	return 0;
 }
 
 static int trydec(struct gmp_sem *s)
 {
-	uint32_t v = __atomic_load_n(&s->value, __ATOMIC_ACQUIRE);
+	uint32_t v = __atomic_load_n(&s->glibc.value, __ATOMIC_ACQUIRE);
 	while (v > 0) {
-		if (__atomic_compare_exchange_n(&s->value, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		if (__atomic_compare_exchange_n(&s->glibc.value, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return 0;
 	}
 	return EAGAIN;
@@ -91,9 +66,9 @@ static int wait_common(struct gmp_sem *s, int64_t deadline)
 	for (;;) {
 		if (trydec(s) == 0)
 			return 0;
-		__atomic_add_fetch(&s->nwaiters, 1, __ATOMIC_ACQ_REL);
-		int err = gmp_futexwait(&s->value, 0, deadline, WAIT_SEMA);
-		__atomic_sub_fetch(&s->nwaiters, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&s->glibc.nwaiters, 1, __ATOMIC_ACQ_REL);
+		int err = gmp_futexwait(&s->glibc.value, 0, deadline, WAIT_SEMA);
+		__atomic_sub_fetch(&s->glibc.nwaiters, 1, __ATOMIC_ACQ_REL);
 		if (err == EINTR)
 			return EINTR; /* a semaphore wait is never restarted (signal(7)) */
 		if (err == ETIMEDOUT) {
@@ -117,82 +92,78 @@ static int fail(int err)
  * G's own (its TLS), so it survives exitsyscall. */
 static int kernel_wait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 {
-	if (real.trywait(s) == 0)
+	if (GMP_REAL(sem_trywait)(s) == 0)
 		return 0;
 	if (errno != EAGAIN)
 		return -1;
-	return GMP_BLOCKING_CALL(abstime ? real.clockwait(s, clk, abstime) : real.wait(s));
+	return GMP_BLOCKING_CALL(abstime ? GMP_REAL(sem_clockwait)(s, clk, abstime) : GMP_REAL(sem_wait)(s));
 }
 
 GMP_EXPORT int sem_wait(sem_t *s)
 {
 	GMP_CANCEL_POINT;
-	real_init();
 	if (!ours(s))
-		return gmp_initialized ? kernel_wait(s, 0, NULL) : real.wait(s);
+		return gmp_initialized ? kernel_wait(s, 0, NULL) : GMP_REAL(sem_wait)(s);
 	return fail(wait_common(S(s), -1));
 }
 
 GMP_EXPORT int sem_trywait(sem_t *s)
 {
-	real_init();
 	if (!ours(s))
-		return real.trywait(s);
+		return GMP_REAL(sem_trywait)(s);
 	return fail(trydec(S(s)));
 }
 
 GMP_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 {
 	GMP_CANCEL_POINT;
-	real_init();
 	if (!ours(s))
-		return gmp_initialized ? kernel_wait(s, clk, abstime) : real.clockwait(s, clk, abstime);
-	if (trydec(S(s)) == 0)
-		return 0;
+		return gmp_initialized ? kernel_wait(s, clk, abstime) : GMP_REAL(sem_clockwait)(s, clk, abstime);
+	/* The time is checked first, as glibc does (POSIX also lets a free
+	 * semaphore be taken without looking at it). */
 	int err = 0;
 	int64_t deadline = gmp_abs_deadline(clk, abstime, &err);
 	if (err)
 		return fail(err);
+	if (trydec(S(s)) == 0)
+		return 0;
 	return fail(wait_common(S(s), deadline));
 }
 
 GMP_EXPORT int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
 	GMP_CANCEL_POINT;
-	real_init();
 	if (!ours(s))
-		return gmp_initialized ? kernel_wait(s, CLOCK_REALTIME, abstime) : real.timedwait(s, abstime);
+		return gmp_initialized ? kernel_wait(s, CLOCK_REALTIME, abstime) : GMP_REAL(sem_timedwait)(s, abstime);
 	return sem_clockwait(s, CLOCK_REALTIME, abstime);
 }
 
 GMP_EXPORT int sem_post(sem_t *s)
 {
-	real_init();
 	if (!ours(s))
-		return real.post(s); /* glibc's: an atomic and a futex wake */
+		return GMP_REAL(sem_post)(s); /* glibc's: an atomic and a futex wake */
 	struct gmp_sem *sp = S(s);
-	uint32_t v = __atomic_load_n(&sp->value, __ATOMIC_ACQUIRE);
+	uint32_t v = __atomic_load_n(&sp->glibc.value, __ATOMIC_ACQUIRE);
 	do {
 		if (v >= SEM_VALUE_MAX)
 			return fail(EOVERFLOW);
-	} while (!__atomic_compare_exchange_n(&sp->value, &v, v + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-	if (__atomic_load_n(&sp->nwaiters, __ATOMIC_ACQUIRE) == 0)
+	} while (!__atomic_compare_exchange_n(&sp->glibc.value, &v, v + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	if (__atomic_load_n(&sp->glibc.nwaiters, __ATOMIC_ACQUIRE) == 0)
 		return 0;
 	/* A handler is running (maybe on this thread, maybe interrupting us
 	 * inside the runtime): hand the wake-up to sysmon. */
 	if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) != 0)
-		gmp_sigwake_defer(&sp->sigwake, &sp->value);
+		gmp_sigwake_defer(&sp->sigwake, &sp->glibc.value);
 	else
-		gmp_futexwake(&sp->value, 1);
+		gmp_futexwake(&sp->glibc.value, 1);
 	return 0;
 }
 
 GMP_EXPORT int sem_getvalue(sem_t *s, int *out)
 {
-	real_init();
 	if (!ours(s))
-		return real.getvalue(s, out);
-	*out = (int)__atomic_load_n(&S(s)->value, __ATOMIC_ACQUIRE);
+		return GMP_REAL(sem_getvalue)(s, out);
+	*out = (int)__atomic_load_n(&S(s)->glibc.value, __ATOMIC_ACQUIRE);
 	return 0;
 }
 
@@ -200,9 +171,9 @@ GMP_EXPORT int sem_destroy(sem_t *s)
 {
 	if (!ours(s))
 		return 0;
-	if (gmp_semq_count(&S(s)->value) > 0)
-		return fail(EBUSY);
-	/* A wake-up deferred from a handler still refers to the object. */
+	/* Waiters parked on it stay parked, as on glibc's futex, which also
+	 * returns 0 here.  A wake-up deferred from a handler still refers to
+	 * the object: it must be done before the memory may go. */
 	while (gmp_sigwake_busy(&S(s)->sigwake))
 		sched_yield();
 	return 0;

@@ -11,11 +11,20 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/gdump.h"
+#include "shim/gsignal.h"
+#include "shim/init.h"
+#include "shim/registry.h"
+#include "shim/rtsig.h"
 #include "shim/runtime.h"
-#include "shim/sigmask.h"
+#include "shim/sigtramp.h"
 #include "shim/sigwake.h"
+#include "shim/sys.h"
+#include "shim/syscall.h"
+#include "shim/timer.h"
 
 /* Whether an action runs a function of the program's (not SIG_DFL or
  * SIG_IGN, which the kernel carries out itself). */

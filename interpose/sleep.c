@@ -7,10 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat/debug.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/sys.h"
+#include "shim/timer.h"
 
 GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {

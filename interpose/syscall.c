@@ -8,11 +8,9 @@
 #include <time.h>
 
 #include "export.h"
+#include "shim/futex.h"
 #include "shim/runtime.h"
-
-bool gmp_futex_handled(int op);
-long gmp_sys_futex(uint32_t *uaddr, int op, uint32_t val, const struct timespec *timeout, uint32_t *uaddr2,
-		   uint32_t val3);
+#include "shim/sys.h"
 
 GMP_EXPORT long syscall(long number, ...)
 {

@@ -21,17 +21,46 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "arch.h"
 #include "cancel.h"
-#include "sigmask.h"
+#include "compat/tls.h"
+#include "compat/unwind_exit.h"
+#include "rtsig.h"
+#include "runtime.h"
+#include "sema.h"
 #include "sigwake.h"
+#include "sys.h"
 #include "textmap.h"
-
-bool gmp_wake_interrupted(struct g *gp, struct m *mp);
-extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_cancel_kicked[];
 
 void gmp_cancel_act(void)
 {
 	gmp_exit_unwind(PTHREAD_CANCELED);
+}
+
+void gmp_main_adopt_record(void)
+{
+	struct g *gp = getg();
+	if (gp != NULL && (gp->flags & G_MAIN))
+		gmp_unwind_adopt_main();
+}
+
+/* Whether a cancellation should end gp's park: a deferred one only ends a
+ * wait that acts on it (a cancellation point's own), never a lock wait
+ * inside one (a condvar's relock), which would only park again, and be
+ * woken again, until the lock is free. */
+static bool ends_park(struct g *gp, uint32_t ch)
+{
+	if (ch & CH_ASYNC)
+		return true; /* the wait's loop acts: gmp_cancel_async_point */
+	switch (__atomic_load_n(&gp->waitreason, __ATOMIC_RELAXED)) {
+	case WAIT_MUTEX:
+	case WAIT_RWLOCK:
+	case WAIT_BARRIER:
+	case WAIT_ONCE:
+		return false;
+	default:
+		return true;
+	}
 }
 
 static void interrupt(struct g *self, struct g *gp)
@@ -74,7 +103,8 @@ int gmp_cancel(struct g *gp)
 		break;
 	}
 	case G_WAITING:
-		interrupt(self, gp);
+		if (ends_park(gp, old | CH_CANCELED))
+			interrupt(self, gp);
 		break;
 	default:
 		break; /* runnable: it checks when it runs on */
@@ -86,7 +116,7 @@ int gmp_cancel(struct g *gp)
  * that found it still on its way to sleep. */
 void gmp_cancel_parked(struct m *mp, struct g *gp)
 {
-	if (gmp_cancel_requested(gp))
+	if (gmp_cancel_requested(gp) && ends_park(gp, gmp_cancel_word(gp)))
 		gmp_wake_interrupted(gp, mp);
 }
 

@@ -9,13 +9,9 @@
 #define GMP_CANCEL_H
 
 #include "compat/tls.h"
+#include "compat/unwind_exit.h"
 #include "runtime.h"
 
-#define CH_DISABLED 0x01   /* PTHREAD_CANCEL_DISABLE */
-#define CH_ASYNC 0x02      /* PTHREAD_CANCEL_ASYNCHRONOUS */
-#define CH_CANCELED 0x08   /* pthread_cancel was called */
-#define CH_EXITING 0x10    /* unwinding or exiting: no more cancellation */
-#define CH_TERMINATED 0x20 /* the thread is over */
 
 /* Enabled, requested, and not already on its way out. */
 static inline bool gmp_cancel_due(uint32_t ch)
@@ -48,6 +44,21 @@ static inline bool gmp_cancel_requested(struct g *gp)
  * a point until the call returns, so that pthread_cancel ends its wait; if
  * it did, the cancellation acts on the way out (a condition wait has then
  * relocked its mutex, as POSIX requires before the cleanup handlers). */
+/* Waits that are no cancellation point (a mutex, rwlock, barrier or once
+ * wait, a spin lock's yield) call this at every turn of their loop, where
+ * they hold nothing they must give back: an asynchronous cancellation acts
+ * there, as NPTL's SIGCANCEL handler acts inside their futex wait.  (The
+ * cancel woke the G; without this it would only park again.) */
+static inline void gmp_cancel_async_point(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(gp != NULL && __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED), 0)) {
+		uint32_t ch = gmp_cancel_word(gp);
+		if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
+			gmp_cancel_act();
+	}
+}
+
 struct gmp_cancelscope {
 	struct g *gp;
 };
@@ -78,9 +89,8 @@ static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
 		__attribute__((cleanup(gmp_cancel_leave), unused)) = gmp_cancel_enter()
 
 /* compat/unwind_exit.c */
-void gmp_unwind_load(void);
-void gmp_unwind(void *buf) __attribute__((noreturn));
-void gmp_exit_unwind(void *retval) __attribute__((noreturn));
+/* On the main G once main runs (a no-op elsewhere): its unwinds end in
+ * the G's exit (compat/unwind_exit.h). */
 void gmp_main_adopt_record(void);
 
 #endif

@@ -17,7 +17,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "cpuclock.h"
+#include "lock.h"
 #include "runtime.h"
+#include "sys.h"
 
 int gmp_cpuclock_on;
 

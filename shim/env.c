@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "compat/debug.h"
+#include "env.h"
+#include "preempt.h"
+#include "rtsig.h"
 
 static int parse_int(const char *name, const char *s, int lo, int hi, int *out)
 {

@@ -11,6 +11,10 @@
 
 #include "cancel.h"
 #include "netpoll.h"
+#include "runtime.h"
+#include "sys.h"
+#include "syscall.h"
+#include "timer.h"
 
 /* Outside any G (a foreign thread, shim/foreign.c, or a signal handler
  * on an idle M): block the thread in poll, as the blocking fd the program

@@ -18,11 +18,13 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "compat/realsym.h"
 #include "compat/tls.h"
+#include "foreign.h"
+#include "keys.h"
+#include "lock.h"
 #include "runtime.h"
-
-void gmp_keys_run_destructors(struct g *gp);
-void *gmp_dlsym_next(const char *name);
+#include "sys.h"
 
 static __thread struct g *foreign_tls;
 

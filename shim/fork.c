@@ -7,18 +7,23 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 
+#include "fork.h"
+#include "insight.h"
+#include "mstart.h"
 #include "netpoll.h"
+#include "proc.h"
+#include "registry.h"
 #include "robust.h"
-#include "sigwake.h"
 #include "runtime.h"
+#include "sigwake.h"
+#include "sys.h"
+#include "sysmon.h"
+#include "timer.h"
 #include "waitq.h"
 
 static void for_all(enum gmp_fork_phase phase)
 {
-	/* The runtime's lock order: the netpoller's, a wait-queue bucket,
-	 * then the timer heap, then sched.lock; the registry and new-M locks
-	 * nest inside any of them, the robust-mutex list's lock with none.
-	 * Wake-ups deferred by signal handlers are dropped in the child;
+	/* In the runtime's lock order (proc.c).  Wake-ups deferred by signal handlers are dropped in the child;
 	 * sysmon restarts last, on a rebuilt scheduler. */
 	netpoll_fork(phase);
 	waitq_fork(phase);

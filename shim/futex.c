@@ -7,9 +7,12 @@
 #include <linux/futex.h>
 #include <time.h>
 
+#include "compat/realsym.h"
+#include "futex.h"
 #include "netpoll.h"
 #include "runtime.h"
 #include "sema.h"
+#include "timer.h"
 
 /* Timeouts further than this (about 31 years) are taken as none. */
 #define FOREVER_SEC 1000000000LL

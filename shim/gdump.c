@@ -42,16 +42,24 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "arch.h"
+#include "compat/debug.h"
+#include "compat/realsym.h"
+#include "fork.h"
+#include "gdump.h"
+#include "gsignal.h"
+#include "insight.h"
 #include "outbuf.h"
+#include "registry.h"
+#include "rtsig.h"
 #include "runtime.h"
 #include "schedtrace.h"
-#include "sigmask.h"
+#include "sys.h"
 #include "taskstate.h"
+#include "timer.h"
 #include "unwind.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-
-void gmp_context_start(void);
 
 #define STOP_WAIT_NS 1000000000LL /* an M on a loaded machine may take a while to run */
 
@@ -516,11 +524,11 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 	/* On g0 the FS base may still name a G now running elsewhere, and
 	 * libunwind and the loader may touch errno and TLS: borrow the M's own
 	 * TCB for the dump. */
-	unsigned long oldfs = 0;
+	void *oldfs = NULL;
 	bool swapped_fs = false;
 	if (self && (on_m_stack(self, gmp_arch_sp()) || on_m_stack(self, uc_sp(uc)))) {
-		gmp_syscall(SYS_arch_prctl, ARCH_GET_FS, &oldfs, 0);
-		if ((void *)oldfs != self->owntcb) {
+		oldfs = gmp_arch_tp();
+		if (oldfs != self->owntcb) {
 			gmp_arch_setfs(self->owntcb);
 			swapped_fs = true;
 		}
@@ -530,7 +538,7 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 	if (!r.done)
 		dump_world(&r);
 	if (swapped_fs)
-		gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, oldfs, 0);
+		gmp_arch_setfs(oldfs);
 	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
 }
 
@@ -746,7 +754,6 @@ void gmp_dump_action_changed(int sig, bool ours)
 
 void gmp_dump_init(void)
 {
-	void *gmp_dlsym_next(const char *name);
 	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))gmp_dlsym_next("sigaction");
 	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
 	find_text();

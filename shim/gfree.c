@@ -1,6 +1,8 @@
 /* Free G lists (proc.go: gfput, gfget).  A finished G keeps its mapping,
  * TCB and TLS: mapping fresh pages costs ~15 us a page here, reusing them
  * costs a TLS re-initialisation. */
+#include "gfree.h"
+#include "lock.h"
 #include "runtime.h"
 
 #define GFREE_LOCAL_MAX 64

@@ -1,5 +1,7 @@
 /* The global run queue (proc.go: globrunqput, globrunqget).  Protected by
  * sched.lock; Ps take from it in batches to keep the lock cold. */
+#include "globrunq.h"
+#include "runq.h"
 #include "runtime.h"
 
 void globrunqput(struct g *gp)

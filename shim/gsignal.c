@@ -18,13 +18,15 @@
 #include <sys/syscall.h>
 #include <ucontext.h>
 
+#include "arch.h"
+#include "cancel.h"
+#include "gsignal.h"
+#include "rtsig.h"
 #include "runtime.h"
 #include "sema.h"
-#include "cancel.h"
-#include "sigmask.h"
 #include "sigwake.h"
-
-extern int gmp_pid;
+#include "sys.h"
+#include "syscall.h"
 
 uint64_t gmp_unblockable;
 

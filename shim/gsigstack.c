@@ -14,8 +14,10 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "compat/debug.h"
+#include "gsignal.h"
 #include "gsigstack.h"
-#include "sigmask.h"
+#include "stack.h"
 
 #define PAGE 4096
 #define GSIGNAL_SIZE (256 * 1024)

@@ -6,10 +6,27 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "compat/realsym.h"
 #include "compat/tls.h"
+#include "compat/unwind_exit.h"
+#include "env.h"
+#include "exit.h"
+#include "foreign.h"
+#include "fork.h"
+#include "gsignal.h"
+#include "init.h"
+#include "insight.h"
+#include "mainstack.h"
+#include "mstart.h"
+#include "proc.h"
+#include "registry.h"
 #include "runtime.h"
-#include "sigmask.h"
+#include "schedattr.h"
+#include "sys.h"
+#include "sysmon.h"
+#include "thread.h"
+#include "timer.h"
 
 struct g gmp_main_g;
 int gmp_initialized;
@@ -18,16 +35,6 @@ int gmp_initialized;
  * back into us: those calls find the runtime not yet initialized and do
  * what they do before start-up, on the only thread there is. */
 int gmp_starting;
-
-int gmp_env_maxprocs(void);
-void gmp_env_debug(void);
-void gmp_env_preempt(void);
-void gmp_start_templatethread(void);
-void gmp_bootstrap_m0(struct m *m0, struct g *gp);
-int gmp_newtid(void);
-void gmp_m0_g0_entry(void *arg);
-void gmp_mstart_init(void);
-void gmp_main_stack(void **lo, size_t *size);
 
 void gmp_init(void)
 {
@@ -40,7 +47,8 @@ void gmp_init(void)
 	int nprocs = gmp_env_maxprocs();
 	gmp_realsym_init();
 	gmp_foreign_init();
-	gmp_tls_init();
+	gmp_tls_init(&gmp_curg_tls);
+	gmp_unwind_setfinish(gmp_thread_exit);
 
 	struct g *gp = &gmp_main_g;
 	gp->flags = G_MAIN;
@@ -48,7 +56,8 @@ void gmp_init(void)
 	gp->goid = sched.goidgen = 1;
 	gp->joinstate = JS_JOINABLE;
 	gp->timer.index = -1;
-	gmp_tls_adopt_main(gp);
+	gp->tcb = gmp_tls_adopt_main(&gp->tid);
+	gmp_curg_tls = gp;
 	gmp_main_stack(&gp->stack_lo, &gp->stack_size);
 	gmp_schedattr_init_main(gp);
 	gmp_registry_add(gp);

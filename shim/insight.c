@@ -2,8 +2,12 @@
  * every G (gdump.c), counters (stats.c) and the hooks that let valgrind
  * and the sanitizers follow G switches (sanitizer.c).  Started once the
  * scheduler runs, and again in a fork child. */
-#include "runtime.h"
+#include "fork.h"
+#include "gdump.h"
+#include "insight.h"
+#include "sanitizer.h"
 #include "schedtrace.h"
+#include "stats.h"
 
 void gmp_insight_init(void)
 {

@@ -3,11 +3,11 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "arch/x86_64/arch.h"
-#include "debug.h"
+#include "arch.h"
+#include "compat/debug.h"
+#include "compat/realsym.h"
 #include "lock.h"
-
-extern int (*gmp_clock_gettime)(clockid_t, struct timespec *); /* compat/realsym.c */
+#include "sys.h"
 
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns)
 {

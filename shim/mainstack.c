@@ -13,7 +13,8 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
-#include "runtime.h"
+#include "mainstack.h"
+#include "sys.h"
 
 /* Reads /proc/self/maps line by line (only the "lo-hi" at the start of
  * each matters); returns the mapping holding sp and the end of the one

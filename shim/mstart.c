@@ -13,12 +13,22 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "arch.h"
+#include "compat/debug.h"
 #include "compat/realsym.h"
 #include "compat/tls.h"
+#include "fork.h"
 #include "gsigstack.h"
+#include "gsignal.h"
+#include "insight.h"
+#include "lock.h"
+#include "mstart.h"
+#include "proc.h"
 #include "robust.h"
 #include "runtime.h"
-#include "sigmask.h"
+#include "stack.h"
+#include "sys.h"
+#include "timer.h"
 
 #define PAGE 4096
 

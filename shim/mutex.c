@@ -12,13 +12,18 @@
  * wait long itself, as Go does. */
 #include <errno.h>
 
+#include "arch.h"
+#include "cancel.h"
+#include "mutex.h"
+#include "preempt.h"
+#include "runq.h"
 #include "runtime.h"
 #include "sema.h"
-#include "waitq.h"
+#include "timer.h"
 
-#define LOCKED 1u
-#define WAITERS 2u  /* a G may be parked: unlock must look at the queue */
-#define STARVING 4u
+#define LOCKED GMP_MUTEX_LOCKED
+#define WAITERS GMP_MUTEX_WAITERS
+#define STARVING GMP_MUTEX_STARVING
 #define STARVATION_NS 1000000
 
 /* proc.go: sync_runtime_canSpin.  Spin only on a multicore machine with
@@ -71,24 +76,11 @@ void gmp_mutex_lock_requeued(uint32_t *w)
 	lock_slow(w, -1, gmp_nanotime());
 }
 
-/* Wait morphing asks, under the bucket lock of w: if the mutex is held,
- * mark it as having waiters (so its unlock looks at the queue) and say
- * yes; a free mutex gets no waiter queued behind it. */
-bool gmp_mutex_mark_waiter(uint32_t *w)
-{
-	uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
-	while (s & LOCKED) {
-		if ((s & WAITERS) ||
-		    __atomic_compare_exchange_n(w, &s, s | WAITERS, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-			return true;
-	}
-	return false;
-}
-
 static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart)
 {
 	int iter = 0;
 	for (;;) {
+		gmp_cancel_async_point();
 		uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
 		if (!(s & (LOCKED | STARVING))) {
 			/* A woken waiter keeps WAITERS set: others may still be

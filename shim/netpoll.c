@@ -9,13 +9,18 @@
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 
+#include "compat/debug.h"
+#include "fork.h"
+#include "lock.h"
 #include "netpoll.h"
+#include "proc.h"
+#include "runtime.h"
 #include "sema.h"
+#include "sys.h"
+#include "timer.h"
 
 #define BREAK_TOKEN (~(uint64_t)0)
 #define CLOCK_TOKEN (~(uint64_t)1)
-
-struct polldesc *gmp_pd_slot(int fd);
 
 static int epfd = -1;
 static int breakfd = -1;          /* an eventfd that interrupts a blocking poll */

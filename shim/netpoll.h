@@ -52,6 +52,8 @@ struct pollwaiter {
 #define PD_FORKED 0x20  /* open in a fork child too, which may exec and make it blocking */
 
 /* The descriptor of fd if it is registered, else NULL. */
+/* fd's descriptor slot, allocated on first use (NULL: fd out of range). */
+struct polldesc *gmp_pd_slot(int fd);
 struct polldesc *gmp_pd_lookup(int fd);
 
 /* Forgets every G waiting on several fds (fork child: they are gone). */
@@ -133,5 +135,8 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
  * none, 0 to look once.  Return the kernel's result, -errno on failure. */
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline);
 long gmp_select(int n, fd_set *r, fd_set *w, fd_set *e, int64_t deadline);
+
+/* Gs parked on descriptors (the poller is worth asking). */
+int32_t gmp_netpoll_waiters(void);
 
 #endif

@@ -1,7 +1,7 @@
 #include <sys/syscall.h>
 
-#include "arch/x86_64/arch.h"
 #include "outbuf.h"
+#include "sys.h"
 
 void ob_flush(struct outbuf *ob)
 {

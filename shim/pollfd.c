@@ -3,6 +3,7 @@
  * can rely on it staying put. */
 #include <sys/mman.h>
 
+#include "lock.h"
 #include "netpoll.h"
 
 #define PD_CHUNK 4096

@@ -22,6 +22,10 @@
 #include <sys/syscall.h>
 
 #include "netpoll.h"
+#include "runtime.h"
+#include "sys.h"
+#include "syscall.h"
+#include "timer.h"
 
 #define STACK_NODES 32 /* beyond this, nodes are mmapped: poll is async-signal-safe, malloc is not */
 

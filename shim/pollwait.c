@@ -19,7 +19,9 @@
  * before it returns.  Lock order: wlock, then the wait-queue bucket. */
 #include <errno.h>
 
+#include "lock.h"
 #include "netpoll.h"
+#include "runtime.h"
 #include "sema.h"
 
 static void unlink_node(struct pollwaiter *w)

@@ -1,25 +1,74 @@
 /* The scheduler: schedule, findrunnable, execute, stealing, spinning Ms,
  * park/ready.  The structure follows Go's runtime/proc.go; comments say
- * where and why this port differs. */
+ * where and why this port differs.
+ *
+ * Invariants of the whole runtime (each function in proc.h and the other
+ * module headers states which of these it relies on):
+ *
+ * Ownership.  An M runs Gs only while it holds a P (m->p, p->m).  A G in
+ * G_RUNNING is on exactly one M (g->m, m->curg); a G in G_RUNNABLE is on
+ * exactly one run queue (a P's ring or runnext, or the global queue); a G
+ * in G_WAITING is on at most one wait queue (sema.c, keyed by address) and
+ * whoever takes it off readies it; a G in G_SYSCALL has no P of its own
+ * except the oldp its M may still take back.  Status changes go through
+ * casgstatus, which throws on an unexpected old status.
+ *
+ * Run queues (runq.c).  Only the M that owns a P writes its runqtail and
+ * runnext; thieves and the owner advance runqhead with a CAS.  The global
+ * queue, the idle P list and the idle M list are guarded by sched.lock.
+ *
+ * Spinning (proc.go's protocol).  sched.nmspinning counts Ms looking for
+ * work while holding a P; at most half the busy Ps spin.  An M that stops
+ * spinning re-checks every run queue after decrementing nmspinning; whoever
+ * makes work runnable calls wakep, which starts a spinner only if none is
+ * spinning and a P is idle.  Together they make sure runnable work is
+ * never left with every M asleep.
+ *
+ * g0.  Scheduler code runs on the M's own stack; g0_getm() finds the M
+ * from the stack pointer, never from TLS (the FS base on g0 is whatever G
+ * ran last).  A G switches to g0 only through mcall, and what it asked for
+ * (park_m, gosched_m, goexit0) runs there after its context is saved, so a
+ * waker can never resume a G that is still on its stack.
+ *
+ * Lock order (a lock may be taken while holding those before it, never
+ * the other way round):
+ *     a descriptor's waiter lock (netpoll.h: pd->wlock)
+ *     -> a wait-queue bucket (sema.c, waitq.c)
+ *     -> a P's timer lock (timer.c)
+ *     -> sched.lock -> sched.gflock
+ * The registry lock and the new-M lock nest inside any of these and take
+ * none; the robust-mutex list lock and the signal trampoline's lock are
+ * taken alone.  Runtime locks block the M (lock.c): they are held for a
+ * few instructions, never across a park, a system call or a call into
+ * libc.  fork.c takes every one of them, in this order, before fork. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "arch.h"
+#include "compat/debug.h"
+#include "counters.h"
+#include "cpuclock.h"
+#include "foreign.h"
+#include "fork.h"
+#include "globrunq.h"
+#include "gsignal.h"
+#include "insight.h"
+#include "lock.h"
+#include "mstart.h"
 #include "netpoll.h"
+#include "proc.h"
+#include "runq.h"
 #include "runtime.h"
-#include "sigmask.h"
-
+#include "sanitizer.h"
+#include "syscall.h"
+#include "sysmon.h"
+#include "thread.h"
+#include "timer.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
-
-int64_t gmp_nanotime(void)
-{
-	struct timespec ts;
-	gmp_clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static const char *const gstatus_names[] = { "idle", "runnable", "running", "syscall", "waiting", "dead" };
 
@@ -35,6 +84,7 @@ void casgstatus(struct g *gp, uint32_t oldval, uint32_t newval)
 
 /* --- Ps and Ms: sched.lock held for the list operations --- */
 
+/* mp holds no P; pp is idle and off the idle list. */
 void acquirep(struct m *mp, struct p *pp)
 {
 	if (pp->m != NULL || pp->status != P_IDLE)
@@ -94,7 +144,17 @@ static struct m *mget(void)
 	return mp;
 }
 
-/* Removes mp from the idle list if it is still there. */
+bool acquireidlep(struct m *mp)
+{
+	lock(&sched.lock);
+	struct p *pp = pidleget();
+	unlock(&sched.lock);
+	if (pp)
+		acquirep(mp, pp);
+	return pp != NULL;
+}
+
+/* Removes mp from the idle list if it is still there.  sched.lock held. */
 static bool munlink_idle(struct m *mp)
 {
 	for (struct m **pp = &sched.midle; *pp; pp = &(*pp)->schedlink) {
@@ -332,8 +392,6 @@ void gosched(void)
 		mcall(gosched_m, NULL);
 }
 
-void gmp_exit_reap(struct m *mp, struct g *gp);
-
 static void goexit0(struct g *gp, void *arg)
 {
 	struct m *mp = gp->m;
@@ -472,11 +530,7 @@ top:
 		for (int i = 0; i < procs; i++) {
 			if (runqempty(&allp[i]))
 				continue;
-			lock(&sched.lock);
-			pp = pidleget();
-			unlock(&sched.lock);
-			if (pp) {
-				acquirep(mp, pp);
+			if (acquireidlep(mp)) {
 				mp->spinning = true;
 				atomic_add(&sched.nmspinning, 1);
 				goto top;
@@ -497,11 +551,7 @@ top:
 		struct g *list = gmp_netpoll(next < 0 ? -1 : delay > 0 ? delay : 0);
 		gmp_netpoll_set_until(0);
 		__atomic_store_n(&sched.lastpoll, gmp_nanotime(), __ATOMIC_RELEASE);
-		lock(&sched.lock);
-		pp = pidleget();
-		unlock(&sched.lock);
-		if (pp) {
-			acquirep(mp, pp);
+		if (acquireidlep(mp)) {
 			if (list)
 				return netpoll_pick(list);
 			goto top;
@@ -512,12 +562,7 @@ top:
 	}
 	if (!stopm(mp, gmp_timers_next())) {
 		/* Woke for a timer with no P: take one if any is idle. */
-		lock(&sched.lock);
-		pp = pidleget();
-		unlock(&sched.lock);
-		if (pp) {
-			acquirep(mp, pp);
-		} else {
+		if (!acquireidlep(mp)) {
 			run_timers(mp); /* every P is busy: queue the Gs globally */
 			if (!stopm(mp, -1))
 				gmp_throw("stopm: woke without a P");
@@ -675,16 +720,6 @@ void gmp_ready_list(struct m *mp, struct g *list)
 		gp->schedlink = NULL;
 		ready_on(mp, gp);
 	}
-}
-
-/* TIDs the TCB of a G carries.  glibc's recursive locks (the loader's
- * among them) compare owner TIDs, so every thread needs its own; values
- * above PID_MAX_LIMIT (2^22) can never be a real thread's. */
-int gmp_newtid(void)
-{
-	static uint32_t next = GMP_TID_BASE;
-	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
-	return (int)(GMP_TID_BASE + (t - GMP_TID_BASE) % 0x3fb00000);
 }
 
 void sched_fork(enum gmp_fork_phase phase)

@@ -1,5 +1,8 @@
 /* The set of live threads, keyed by pthread_t (the TCB address), so that a
  * stale or invalid pthread_t gives ESRCH instead of a crash. */
+#include "fork.h"
+#include "lock.h"
+#include "registry.h"
 #include "runtime.h"
 
 #define REG_BUCKETS 4096
@@ -77,6 +80,23 @@ void gmp_registry_foreach(void (*fn)(struct g *, void *), void *arg)
 		for (struct g *gp = buckets[i]; gp; gp = gp->regnext)
 			fn(gp, arg);
 	unlock(&reglock);
+}
+
+struct tcbfn {
+	void (*fn)(void *tcb, void *arg);
+	void *arg;
+};
+
+static void call_tcb(struct g *gp, void *arg)
+{
+	struct tcbfn *t = arg;
+	t->fn(gp->tcb, t->arg);
+}
+
+void gmp_registry_foreach_tcb(void (*fn)(void *tcb, void *arg), void *arg)
+{
+	struct tcbfn t = { fn, arg };
+	gmp_registry_foreach(call_tcb, &t);
 }
 
 void registry_fork(enum gmp_fork_phase phase)

@@ -32,9 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
+#include "rescue.h"
+#include "rtsig.h"
 #include "runtime.h"
+#include "sys.h"
+#include "syscall.h"
 #include "taskstate.h"
-
 #include "textmap.h"
 
 void gmp_rescue_fork(struct m *mp)

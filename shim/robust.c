@@ -33,9 +33,16 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 
+#include "arch.h"
+#include "compat/debug.h"
 #include "compat/tls.h"
+#include "fork.h"
+#include "lock.h"
 #include "robust.h"
 #include "runtime.h"
+#include "sys.h"
+#include "syscall.h"
+#include "timer.h"
 
 #define TID_MASK FUTEX_TID_MASK
 #define INCONSISTENT INT_MAX

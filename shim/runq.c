@@ -4,7 +4,12 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "compat/debug.h"
+#include "globrunq.h"
+#include "lock.h"
+#include "runq.h"
 #include "runtime.h"
+#include "sys.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define store_rel(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)

@@ -23,10 +23,11 @@
 #include <stdlib.h>
 
 #include "compat/tls.h"
-
+#include "insight.h"
+#include "registry.h"
 #include "runtime.h"
 #include "sanitizer.h"
-#include "schedtrace.h"
+#include "stack.h"
 
 #ifdef GMP_HAVE_VALGRIND
 #include <valgrind/valgrind.h>

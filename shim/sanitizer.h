@@ -34,6 +34,8 @@ void gmp_san_g_new(struct g *gp);
 /* An M region was mapped: its g0 stack. */
 void gmp_san_m_new(struct m *mp);
 /* The stack of a g0: for the switch hooks. */
+/* Looks the sanitizer runtimes up; once, at start. */
+void gmp_sanitizer_init(void);
 void gmp_san_g0_stack(struct m *mp, const void **lo, size_t *size);
 
 #endif

@@ -4,3 +4,5 @@
 
 struct sched sched;
 struct p *allp;
+/* getg(): per G, since every G has its own static TLS (compat/tls.c). */
+__thread struct g *gmp_curg_tls;

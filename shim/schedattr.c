@@ -13,7 +13,11 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "arch.h"
 #include "runtime.h"
+#include "schedattr.h"
+#include "sys.h"
+#include "thread.h"
 
 /* Bytes of the kernel's CPU mask (nr_cpu_ids rounded up to longs), and
  * the CPUs online: a mask naming none of them is EINVAL, as the kernel's. */

@@ -11,9 +11,19 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "compat/debug.h"
+#include "counters.h"
+#include "fork.h"
+#include "insight.h"
+#include "mstart.h"
 #include "outbuf.h"
+#include "registry.h"
+#include "runq.h"
 #include "runtime.h"
+#include "sanitizer.h"
 #include "schedtrace.h"
+#include "sys.h"
+#include "timer.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 

@@ -18,11 +18,15 @@
 #include <signal.h>
 #include <sys/syscall.h>
 
+#include "arch.h"
+#include "compat/debug.h"
 #include "compat/tls.h"
-#include "debug.h"
+#include "gsignal.h"
+#include "lock.h"
 #include "runtime.h"
 #include "setxid.h"
-#include "sigmask.h"
+#include "sys.h"
+#include "syscall.h"
 
 #define SIGSETXID 33
 

@@ -17,8 +17,13 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "arch.h"
+#include "gsignal.h"
+#include "lock.h"
+#include "registry.h"
+#include "rtsig.h"
 #include "runtime.h"
-#include "sigmask.h"
+#include "sigtramp.h"
 #include "sigwake.h"
 
 static struct sigaction actions[65]; /* the program's, for every signal */

@@ -13,9 +13,14 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "fork.h"
+#include "gsignal.h"
+#include "proc.h"
+#include "runtime.h"
 #include "sema.h"
-#include "sigmask.h"
 #include "sigwake.h"
+#include "sys.h"
+#include "sysmon.h"
 
 uint32_t gmp_sigdepth;
 

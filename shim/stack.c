@@ -12,6 +12,7 @@
 
 #include "compat/tls.h"
 #include "runtime.h"
+#include "stack.h"
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102

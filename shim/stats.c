@@ -4,10 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compat/debug.h"
+#include "counters.h"
 #include "gmpshim.h"
+#include "insight.h"
 #include "outbuf.h"
 #include "runtime.h"
-#include "schedtrace.h"
+#include "stats.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

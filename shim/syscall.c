@@ -8,11 +8,19 @@
  * the one place where the shim lets a G block its M. */
 #include <errno.h>
 
+#include "arch.h"
 #include "cancel.h"
+#include "compat/debug.h"
+#include "compat/tls.h"
+#include "globrunq.h"
+#include "lock.h"
+#include "netpoll.h"
+#include "preempt.h"
+#include "proc.h"
+#include "runq.h"
 #include "runtime.h"
-
-long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, long a3, long a4, long a5,
-			     long a6);
+#include "sys.h"
+#include "syscall.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -90,11 +98,7 @@ void exitsyscall(void)
 		casgstatus(gp, G_SYSCALL, G_RUNNING);
 		return;
 	}
-	lock(&sched.lock);
-	pp = pidleget();
-	unlock(&sched.lock);
-	if (pp) {
-		acquirep(mp, pp);
+	if (acquireidlep(mp)) {
 		casgstatus(gp, G_SYSCALL, G_RUNNING);
 		return;
 	}

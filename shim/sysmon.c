@@ -14,9 +14,24 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "compat/debug.h"
+#include "counters.h"
+#include "fork.h"
+#include "gsignal.h"
+#include "insight.h"
+#include "lock.h"
+#include "mstart.h"
+#include "netpoll.h"
+#include "preempt.h"
+#include "proc.h"
+#include "rescue.h"
+#include "rtsig.h"
+#include "runq.h"
 #include "runtime.h"
-#include "sigmask.h"
 #include "sigwake.h"
+#include "syscall.h"
+#include "sysmon.h"
+#include "timer.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -128,8 +143,6 @@ void gmp_sysmon_wake(void)
 		notewakeup(&sched.sysmonnote);
 }
 
-struct g *gmp_netpoll(int64_t delay);
-
 /* A P running a G runs its own timers at its next schedule, and an idle
  * P's are run by the M that sleeps until them; give them that long
  * before taking over.  A P held in a syscall has nobody. */
@@ -228,7 +241,7 @@ void gmp_sysmon_start(void)
 {
 	if (ticks == NULL) {
 		ticks = calloc((size_t)sched.gomaxprocs, sizeof *ticks);
-		gmp_preempt_init();
+		gmp_rtsig_init();
 	}
 	if (ticks == NULL)
 		gmp_throw("sysmon: out of memory");
@@ -245,7 +258,7 @@ void sysmon_fork(enum gmp_fork_phase phase)
 		ticks[i] = (struct sysmontick){ 0 };
 	sched.sysmonwait = 0;
 	sched.sysmonnote = (struct note){ 0 };
-	gmp_preempt_fork();
+	gmp_rtsig_fork();
 	gmp_rescue_fork(getg()->m);
 	gmp_sysmon_start();
 }

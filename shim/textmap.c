@@ -17,7 +17,6 @@
 #include <link.h>
 #include <string.h>
 
-#include "runtime.h"
 #include "textmap.h"
 
 #undef p_type /* resolv.h, through runtime.h, renames it */

@@ -5,16 +5,23 @@
 #include <setjmp.h>
 #include <string.h>
 
-#include "compat/tls.h"
+#include "arch.h"
 #include "cancel.h"
+#include "compat/tls.h"
+#include "compat/unwind_exit.h"
+#include "exit.h"
+#include "gfree.h"
+#include "gsignal.h"
+#include "preempt.h"
+#include "proc.h"
+#include "registry.h"
 #include "runtime.h"
+#include "sanitizer.h"
+#include "schedattr.h"
 #include "sema.h"
-#include "sigmask.h"
-
-void gmp_thread_exit(void *retval) __attribute__((noreturn));
-void gmp_ready_on(struct m *mp, struct g *gp);
-int gmp_newtid(void);
-void gmp_unmap_g(struct g *gp);
+#include "stack.h"
+#include "syscall.h"
+#include "thread.h"
 
 /* The bottom of every G's stack, as NPTL's start_thread: the record that
  * ends the thread's cleanup chain (glibc's cleanup_jmp_buf), where a forced
@@ -28,12 +35,11 @@ static void grun(void)
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 	if (__sigsetjmp((struct __jmp_buf_tag *)(void *)entry.__cancel_jmp_buf, 0) != 0) {
 #pragma GCC diagnostic pop
-		struct g *gp = getg();
-		gmp_thread_exit(gp->exitset ? gp->retval : PTHREAD_CANCELED);
+		gmp_thread_exit(gmp_unwind_retval());
 	}
 	struct g *gp = getg();
 	memset(entry.__pad, 0, sizeof entry.__pad);
-	gp->entrybuf = &entry;
+	gmp_unwind_entry(&entry);
 	*gmp_tls_cleanup_jmp_buf(gp->tcb) = &entry;
 	if (__builtin_expect(gp->sigpending != 0, 0))
 		gmp_sig_deliver_pending(); /* sent before it first ran */
@@ -69,8 +75,6 @@ static void greset(struct g *gp)
 	gp->robustheld = 0;
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
-	gp->exitset = false;
-	gp->entrybuf = NULL;
 }
 
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg)
@@ -90,7 +94,8 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	}
 	greset(gp);
 	gp->tid = gmp_newtid();
-	if (gmp_tls_setup(gp, reuse) != 0) {
+	memset(&gp->res, 0, sizeof gp->res);
+	if (gmp_tls_setup(gp->tcb, gp->tid, gp, &gp->res, reuse) != 0) {
 		gmp_unmap_g(gp);
 		return EAGAIN;
 	}
@@ -237,4 +242,14 @@ int gmp_detach(const void *thread)
 			break;
 		}
 	}
+}
+
+/* TIDs the TCB of a G carries.  glibc's recursive locks (the loader's
+ * among them) compare owner TIDs, so every thread needs its own; values
+ * above PID_MAX_LIMIT (2^22) can never be a real thread's. */
+int gmp_newtid(void)
+{
+	static uint32_t next = GMP_TID_BASE;
+	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
+	return (int)(GMP_TID_BASE + (t - GMP_TID_BASE) % 0x3fb00000);
 }

@@ -2,8 +2,8 @@
  * functions of the C++ ABI; linked into the preloaded shim they would come
  * before libgcc_s in the global scope and take over the program's
  * exception handling.  So the library is dlopen'ed RTLD_LOCAL at start-up
- * and its unw_* entry points are looked up by their real (_ULx86_64_)
- * names.  Debian ships no PIC archive we could link in instead.
+ * and its unw_* entry points are looked up by their real names (with
+ * the architecture's prefix, arch.h).  Debian ships no PIC archive we could link in instead.
  *
  * Caching is off: libunwind's caches take locks and block signals, and a
  * dump runs in a signal handler that may have interrupted anybody. */
@@ -13,6 +13,8 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "arch.h"
+#include "outbuf.h"
 #include "unwind.h"
 
 #define MAX_FRAMES 64
@@ -39,14 +41,14 @@ void gmp_unwind_init(void)
 	void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL | deep);
 	if (h == NULL)
 		return;
-	U.init_local2 = (int (*)(unw_cursor_t *, unw_context_t *, int))dlsym(h, "_ULx86_64_init_local2");
-	U.step = (int (*)(unw_cursor_t *))dlsym(h, "_ULx86_64_step");
-	U.get_reg = (int (*)(unw_cursor_t *, unw_regnum_t, unw_word_t *))dlsym(h, "_ULx86_64_get_reg");
+	U.init_local2 = (int (*)(unw_cursor_t *, unw_context_t *, int))dlsym(h, GMP_ARCH_UNW_PREFIX "init_local2");
+	U.step = (int (*)(unw_cursor_t *))dlsym(h, GMP_ARCH_UNW_PREFIX "step");
+	U.get_reg = (int (*)(unw_cursor_t *, unw_regnum_t, unw_word_t *))dlsym(h, GMP_ARCH_UNW_PREFIX "get_reg");
 	U.get_proc_name =
-		(int (*)(unw_cursor_t *, char *, size_t, unw_word_t *))dlsym(h, "_ULx86_64_get_proc_name");
+		(int (*)(unw_cursor_t *, char *, size_t, unw_word_t *))dlsym(h, GMP_ARCH_UNW_PREFIX "get_proc_name");
 	U.set_caching_policy =
-		(int (*)(unw_addr_space_t, unw_caching_policy_t))dlsym(h, "_ULx86_64_set_caching_policy");
-	U.local_as = (unw_addr_space_t *)dlsym(h, "_ULx86_64_local_addr_space");
+		(int (*)(unw_addr_space_t, unw_caching_policy_t))dlsym(h, GMP_ARCH_UNW_PREFIX "set_caching_policy");
+	U.local_as = (unw_addr_space_t *)dlsym(h, GMP_ARCH_UNW_PREFIX "local_addr_space");
 	if (!U.init_local2 || !U.step || !U.get_reg || !U.get_proc_name || !U.set_caching_policy || !U.local_as)
 		return;
 	U.set_caching_policy(*U.local_as, UNW_CACHE_NONE);
@@ -106,23 +108,12 @@ static void walk(struct outbuf *ob, unw_context_t *ctx, int flags, const char *i
 	ob_str(ob, "...more frames\n");
 }
 
-/* The frame gmp_swap leaves (switch.S): mxcsr/x87 cw, r15, r14, r13,
- * r12, rbx, rbp, return address.  Rebuilt as the registers the caller of
- * gmp_swap sees once it returns. */
+/* A parked G: the registers the caller of gmp_swap sees once it returns. */
 void gmp_backtrace_saved(struct outbuf *ob, uintptr_t sp, const char *indent)
 {
-	const uintptr_t *f = (const uintptr_t *)sp;
 	ucontext_t uc;
 	memset(&uc, 0, sizeof uc);
-	greg_t *r = uc.uc_mcontext.gregs;
-	r[REG_R15] = (greg_t)f[1];
-	r[REG_R14] = (greg_t)f[2];
-	r[REG_R13] = (greg_t)f[3];
-	r[REG_R12] = (greg_t)f[4];
-	r[REG_RBX] = (greg_t)f[5];
-	r[REG_RBP] = (greg_t)f[6];
-	r[REG_RIP] = (greg_t)f[7];
-	r[REG_RSP] = (greg_t)(sp + 64);
+	gmp_arch_context_from_swap(&uc, sp);
 	walk(ob, (unw_context_t *)&uc, 0, indent);
 }
 
@@ -154,8 +145,7 @@ void gmp_symbolize(struct outbuf *ob, uintptr_t pc, bool exact)
 	ucontext_t uc;
 	memset(&uc, 0, sizeof uc);
 	/* Any readable stack will do: only the ip is looked up. */
-	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-	uc.uc_mcontext.gregs[REG_RSP] = (greg_t)&uc;
+	gmp_arch_context_set_pc_sp(&uc, pc, (uintptr_t)&uc);
 	ob_hex(ob, pc);
 	/* A return address is looked up one byte back (the call may be the
 	 * last instruction of its function); a function's entry is exact. */

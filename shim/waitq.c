@@ -1,3 +1,6 @@
+#include "fork.h"
+#include "lock.h"
+#include "runtime.h"
 #include "waitq.h"
 
 static struct semroot semtable[SEMTAB_SIZE];

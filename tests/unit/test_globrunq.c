@@ -7,6 +7,9 @@
 
 #include <cmocka.h>
 
+#include "globrunq.h"
+#include "lock.h"
+#include "runq.h"
 #include "runtime.h"
 
 static struct g *mkgs(int n)

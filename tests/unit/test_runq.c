@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "runq.h"
 #include "runtime.h"
 
 static struct g *mkgs(int n)

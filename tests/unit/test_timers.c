@@ -12,19 +12,15 @@
 
 #include <cmocka.h>
 
+#include "proc.h"
+#include "runq.h"
 #include "runtime.h"
 #include "sema.h"
+#include "timer.h"
 #include "waitq.h"
 
 #define NG 64
 #define HOUR (3600LL * 1000000000LL)
-
-/* The core library reaches into interpose/ for this at thread exit,
- * which no test here gets to. */
-void gmp_keys_run_destructors(struct g *gp)
-{
-	(void)gp;
-}
 
 static struct m fake_m;
 static struct g running, gs[NG];

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "runtime.h"
 #include "waitq.h"
 
 static struct g gs[8];

@@ -5,13 +5,10 @@
 #include <sys/syscall.h>
 
 #include "arch.h"
-#include "shim/debug.h"
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
 #endif
-
-void gmp_context_start(void);
 
 /* Default control words for a new context: all SSE exceptions masked,
  * round to nearest (0x1f80); x87 extended precision, all masked (0x037f). */
@@ -59,9 +56,9 @@ void gmp_arch_setfs(void *tcb)
 		__asm__ volatile("wrfsbase %0" ::"r"(tcb) : "memory");
 		return;
 	}
-	long r = gmp_syscall(SYS_arch_prctl, ARCH_SET_FS, tcb, 0);
-	if (r != 0)
-		gmp_throw("arch_prctl(ARCH_SET_FS) failed");
+	/* Fails only for an address outside user space: a broken runtime. */
+	if (gmp_arch_syscall6(SYS_arch_prctl, ARCH_SET_FS, (long)tcb, 0, 0, 0, 0) != 0)
+		__builtin_trap();
 }
 
 /* Where a signal interrupted the thread. */
@@ -108,4 +105,27 @@ bool gmp_arch_signal_in_syscall(void *ucv)
 	if (ip[0] == 0x0f && ip[1] == 0x05)
 		return true;
 	return uc->uc_mcontext.gregs[REG_RAX] == -4 && ip[-2] == 0x0f && ip[-1] == 0x05;
+}
+
+/* The frame gmp_swap leaves (switch.S): mxcsr/x87 cw, r15, r14, r13,
+ * r12, rbx, rbp, return address. */
+void gmp_arch_context_from_swap(void *ucv, uintptr_t sp)
+{
+	const uintptr_t *f = (const uintptr_t *)sp;
+	greg_t *r = ((ucontext_t *)ucv)->uc_mcontext.gregs;
+	r[REG_R15] = (greg_t)f[1];
+	r[REG_R14] = (greg_t)f[2];
+	r[REG_R13] = (greg_t)f[3];
+	r[REG_R12] = (greg_t)f[4];
+	r[REG_RBX] = (greg_t)f[5];
+	r[REG_RBP] = (greg_t)f[6];
+	r[REG_RIP] = (greg_t)f[7];
+	r[REG_RSP] = (greg_t)(sp + 64);
+}
+
+void gmp_arch_context_set_pc_sp(void *ucv, uintptr_t pc, uintptr_t sp)
+{
+	greg_t *r = ((ucontext_t *)ucv)->uc_mcontext.gregs;
+	r[REG_RIP] = (greg_t)pc;
+	r[REG_RSP] = (greg_t)sp;
 }

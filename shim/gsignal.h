@@ -1,9 +1,10 @@
 /* Per-G signal masks (gsignal.c): what the scheduler needs inline. */
-#ifndef GMP_SIGMASK_H
-#define GMP_SIGMASK_H
+#ifndef GMP_GSIGNAL_H
+#define GMP_GSIGNAL_H
 
 #include <signal.h>
 
+#include "rtsig.h"
 #include "runtime.h"
 
 #define SIGBIT(s) (1ull << ((s) - 1))
@@ -16,8 +17,6 @@ void gmp_sigmask_setm(struct m *mp, uint64_t want);
  * a G that blocks one still has it in its own mask). */
 extern uint64_t gmp_unblockable;
 void gmp_sig_unblockable(int sig, bool on);
-/* sigaction set sig's action: the dump's own (ours) or the program's. */
-void gmp_dump_action_changed(int sig, bool ours);
 
 /* The M takes the mask of the G it is about to run, less the runtime's
  * own signals, which stay deliverable. */
@@ -38,6 +37,22 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 	if (__builtin_expect(a->sp != b->sp || a->size != b->size || a->flags != b->flags, 0))
 		gmp_altstack_setm(mp, a);
 }
+/* The runtime signal's request to reload an idle M's mask. */
+void gmp_sigmask_idle_signal(void *uc);
+int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
+void gmp_sig_deliver_pending(void);
+/* The signals pending on gp that it is ready to take now: those its mask
+ * lets through, and those a sigwait of its waits for. */
+static inline uint64_t gmp_sig_deliverable(struct g *gp)
+{
+	return __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) &
+	       (~gp->sigmask | __atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST));
+}
+int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
+void gmp_sig_send(struct g *self, struct g *gp, int sig);
+void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
+void gmp_sig_parked(struct m *mp, struct g *gp);
+
 
 /* Back on g0, before the G that left can be run anywhere else: its
  * alternate stack must not stay on this M, where a signal landing now
@@ -64,24 +79,5 @@ struct gmp_sigcall {
 };
 void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask);
 void gmp_sig_masked_exit(struct gmp_sigcall *c);
-/* sigtramp.c: the program's actions, run through one trampoline. */
-void gmp_sigtramp(int sig, siginfo_t *si, void *uc);
-struct sigaction *gmp_sigtramp_action(int sig);
-void gmp_sigtramp_lock(void);
-void gmp_sigtramp_unlock(void);
-int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
-void gmp_sig_deliver_pending(void);
-/* The signals pending on gp that it is ready to take now: those its mask
- * lets through, and those a sigwait of its waits for. */
-static inline uint64_t gmp_sig_deliverable(struct g *gp)
-{
-	return __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) &
-	       (~gp->sigmask | __atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST));
-}
-int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
-void gmp_sig_send(struct g *self, struct g *gp, int sig);
-void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
-void gmp_sig_parked(struct m *mp, struct g *gp);
-bool gmp_sig_is_runtime(const siginfo_t *si);
 
 #endif

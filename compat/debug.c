@@ -3,7 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "arch/x86_64/arch.h"
+#include "arch.h"
 #include "debug.h"
 
 struct gmp_debug gmp_debug;
@@ -11,7 +11,7 @@ struct gmp_debug gmp_debug;
 static void write_all(const char *s, size_t n)
 {
 	while (n > 0) {
-		long w = gmp_syscall(SYS_write, 2, s, n);
+		long w = gmp_arch_syscall(SYS_write, 2, s, n);
 		if (w <= 0)
 			return;
 		s += w;
@@ -37,10 +37,10 @@ void gmp_printf(const char *fmt, ...)
 void gmp_throw(const char *what)
 {
 	gmp_printf("gmpshim: fatal: %s\n", what);
-	long pid = gmp_syscall(SYS_getpid, 0, 0, 0);
-	long tid = gmp_syscall(SYS_gettid, 0, 0, 0);
-	gmp_syscall(SYS_tgkill, pid, tid, SIGABRT);
-	gmp_syscall(SYS_exit_group, 134, 0, 0);
+	long pid = gmp_arch_syscall(SYS_getpid, 0, 0, 0);
+	long tid = gmp_arch_syscall(SYS_gettid, 0, 0, 0);
+	gmp_arch_syscall(SYS_tgkill, pid, tid, SIGABRT);
+	gmp_arch_syscall(SYS_exit_group, 134, 0, 0);
 	for (;;)
 		;
 }

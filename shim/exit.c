@@ -2,18 +2,15 @@
  * pthread_exit's unwind reached the thread's entry, unwind_exit.c), in the
  * same order: C++ thread_local destructors, then pthread key destructors,
  * then the thread is gone; the last thread to go ends the process. */
-#include <dlfcn.h>
 #include <stdlib.h>
 
-#include "shim/cancel.h"
-#include "shim/robust.h"
-#include "shim/runtime.h"
-#include "shim/sigmask.h"
-
-void gmp_keys_run_destructors(struct g *gp);
-
-static void (*call_tls_dtors)(void);
-static int looked_up;
+#include "compat/tls.h"
+#include "exit.h"
+#include "gsignal.h"
+#include "keys.h"
+#include "proc.h"
+#include "robust.h"
+#include "runtime.h"
 
 void gmp_thread_exit(void *retval)
 {
@@ -22,12 +19,7 @@ void gmp_thread_exit(void *retval)
 	/* No cancellation acts in the destructors below (NPTL's EXITING). */
 	__atomic_or_fetch(ch, CH_EXITING, __ATOMIC_SEQ_CST);
 	gp->retval = retval;
-	if (!looked_up) {
-		call_tls_dtors = (void (*)(void))dlvsym(RTLD_DEFAULT, "__call_tls_dtors", "GLIBC_PRIVATE");
-		looked_up = 1;
-	}
-	if (call_tls_dtors)
-		call_tls_dtors();
+	gmp_tls_call_dtors();
 	gmp_keys_run_destructors(gp);
 	gmp_sigmask_count(gp->sigmask, -1);
 	/* Last, as the kernel's robust-list walk comes after everything a

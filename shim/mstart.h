@@ -1,0 +1,25 @@
+/* Making Ms (mstart.c): OS threads made with the real pthread_create, and
+ * the template thread that makes them for callers that cannot. */
+#ifndef GMP_MSTART_H
+#define GMP_MSTART_H
+
+#include <stdbool.h>
+
+#include "fork.h"
+#include "runtime.h"
+
+/* Start-up, before the first M is made. */
+void gmp_mstart_init(void);
+/* A g0 region with its struct m (not yet on sched.allm's threads). */
+struct m *allocm(void);
+/* An OS thread for a new M that starts with pp (spinning as startm says).
+ * Any context: a caller that cannot create threads (a signal handler, an
+ * M with a G's locks) has the template thread do it. */
+void newm(struct p *pp, bool spinning);
+/* A runtime thread that is no M (sysmon, the template thread): an NPTL
+ * thread with a small stack.  False if it could not be created. */
+bool gmp_start_runtime_thread(void *(*fn)(void *));
+void gmp_start_templatethread(void);
+void newm_fork(enum gmp_fork_phase phase);
+
+#endif

@@ -1,0 +1,38 @@
+/* The lock word behind pthread mutexes (mutex.c), after Go's sync.Mutex.
+ * The word is also read by wait morphing (morph.c), which queues condvar
+ * waiters behind a held mutex. */
+#ifndef GMP_MUTEX_H
+#define GMP_MUTEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GMP_MUTEX_LOCKED 1u
+#define GMP_MUTEX_WAITERS 2u  /* a G may be parked: unlock must look at the queue */
+#define GMP_MUTEX_STARVING 4u
+
+/* 0 or EBUSY. */
+int gmp_mutex_trylock(uint32_t *w);
+/* On a G or a foreign thread.  deadline as in timer.h (-1: none); returns
+ * 0 or ETIMEDOUT. */
+int gmp_mutex_lock(uint32_t *w, int64_t deadline);
+/* A condvar waiter that morphing moved onto w's queue and an unlock woke
+ * (GMP_WAKE_REQUEUED) takes the lock here. */
+void gmp_mutex_lock_requeued(uint32_t *w);
+void gmp_mutex_unlock(uint32_t *w);
+
+/* Wait morphing asks, under the bucket lock of w: if the mutex is held,
+ * mark it as having waiters (so its unlock looks at the queue) and say
+ * yes; a free mutex gets no waiter queued behind it. */
+static inline bool gmp_mutex_mark_waiter(uint32_t *w)
+{
+	uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+	while (s & GMP_MUTEX_LOCKED) {
+		if ((s & GMP_MUTEX_WAITERS) ||
+		    __atomic_compare_exchange_n(w, &s, s | GMP_MUTEX_WAITERS, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+#endif

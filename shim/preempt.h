@@ -1,0 +1,29 @@
+/* Preemption (preempt.c; proc.go's preemptone and doSigPreempt). */
+#ifndef GMP_PREEMPT_H
+#define GMP_PREEMPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime.h"
+
+extern int64_t gmp_timeslice_ns;  /* GMP_TIMESLICE; 0: no preemption */
+extern bool gmp_asyncpreemptoff;  /* GMPDEBUG=asyncpreemptoff=1 */
+
+/* sysmon: the G on pp has run past its slice. */
+void preemptone(struct p *pp);
+/* The M's side of a preemption request, in the runtime's signal handler. */
+void gmp_preempt_signal(void *uc);
+/* On a G marked for preemption, holding no runtime lock: yield. */
+void gmp_preempt_yield(void);
+
+/* A cooperative preemption point: an entry into the shim where the G holds
+ * no runtime lock.  Yields if sysmon asked it to. */
+static inline void gmp_preempt_point(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(gp != NULL && __atomic_load_n(&gp->preempt, __ATOMIC_RELAXED), 0))
+		gmp_preempt_yield();
+}
+
+#endif

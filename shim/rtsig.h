@@ -1,0 +1,36 @@
+/* The runtime's signal (rtsig.c): one signal number (GMP_PREEMPTSIG,
+ * SIGURG by default) carries every request the runtime sends an M, tagged
+ * so that the program's own instances of that signal still reach it. */
+#ifndef GMP_RTSIG_H
+#define GMP_RTSIG_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "runtime.h"
+
+enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5,
+		  SIGREQ_CANCEL = 6 };
+
+extern int gmp_preemptsig; /* GMP_PREEMPTSIG */
+extern int gmp_pid;        /* getpid(), renewed in a fork child */
+
+/* Installs the handler, keeping the program's earlier action for it. */
+void gmp_rtsig_init(void);
+void gmp_rtsig_fork(void);
+/* Sends req to mp's thread; false if the kernel refused. */
+bool gmp_sigsend(struct m *mp, enum gmp_sigreq req);
+/* Whether a siginfo is one of the runtime's own requests (sigwait and
+ * signalfd readers must never see them). */
+bool gmp_sig_is_runtime(const siginfo_t *si);
+/* The G this M was running when the signal landed, if it landed on that
+ * G's own stack while the G was on this M; else NULL.  In a handler. */
+struct g *gmp_signal_g(void *uc);
+/* Runs the program's action for an instance of the signal that is not
+ * the runtime's. */
+void gmp_preempt_handler_chain(int sig, void *info, void *uc);
+/* sigaction for the runtime's signal, from the program: the kernel keeps
+ * our handler; the program's action is stored and reported back. */
+void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old);
+
+#endif

@@ -1,0 +1,21 @@
+/* G memory (stack.c): guard, stack, static TLS, TCB and struct g in one mapping. */
+#ifndef GMP_STACK_H
+#define GMP_STACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime.h"
+
+/* A new G's memory: a fresh mapping, or only TLS/TCB/struct g for a user
+ * stack (user_stack != NULL).  NULL if the kernel refuses.  Any context. */
+struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t user_size);
+/* RLIMIT_STACK's soft limit (2 MiB if unlimited), as NPTL's default. */
+size_t gmp_default_stacksize(void);
+void gmp_guard_pages(void *addr, size_t len);
+/* Where gp's stack starts (its highest usable address). */
+uintptr_t gmp_stack_top(struct g *gp);
+/* Returns gp's whole mapping to the kernel. */
+void gmp_unmap_g(struct g *gp);
+
+#endif

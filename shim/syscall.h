@@ -1,0 +1,49 @@
+/* syscall.c: a G about to block in the kernel keeps its P only until
+ * sysmon retakes it (proc.go: entersyscall, exitsyscall, handoffp). */
+#ifndef GMP_SYSCALL_H
+#define GMP_SYSCALL_H
+
+#include <stdbool.h>
+
+#include "runtime.h"
+
+/* On a G holding its P: the P stays in P_SYSCALL for the M to take back,
+ * until sysmon retakes it.  False if nothing was entered (no G, or a call
+ * nested in another): then no exitsyscall is owed. */
+bool entersyscall(void);
+/* On the G that entered: its old P, else an idle one, else it parks in
+ * the global queue until schedule finds it a P. */
+void exitsyscall(void);
+/* pp was taken from an M in a system call (sysmon, or a G leaving its P):
+ * an M to run its work, a spinning M, or the idle list.  sched.lock not
+ * held. */
+void handoffp(struct p *pp);
+/* A raw system call that may block, made between entersyscall and
+ * exitsyscall.  Returns the kernel's result (-errno on failure). */
+long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+#define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+
+/* The running G's P.  A G still in a syscall (a call nested in another,
+ * or one the M was rescued from by sysmon) takes a P back first. */
+static inline struct p *gmp_getp(void)
+{
+	struct g *gp = getg();
+	if (__builtin_expect(__atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_SYSCALL, 0))
+		exitsyscall();
+	return gp->m->p;
+}
+
+/* A libc call that may block in the kernel, made as one blocking system
+ * call: entersyscall before it, so that sysmon hands the P on while the M
+ * waits, and exitsyscall after (syscall.c). */
+#define GMP_BLOCKING_CALL(call)                                                                    \
+	({                                                                                         \
+		bool gmp_entered_ = entersyscall();                                                \
+		__typeof__(call) gmp_r_ = (call);                                                  \
+		if (gmp_entered_)                                                                  \
+			exitsyscall();                                                             \
+		gmp_r_;                                                                            \
+	})
+
+#endif
