@@ -124,9 +124,7 @@ void gmp_backtrace_regs(struct outbuf *ob, uintptr_t pc, uintptr_t sp, uintptr_t
 {
 	ucontext_t uc;
 	memset(&uc, 0, sizeof uc);
-	uc.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
-	uc.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
-	uc.uc_mcontext.gregs[REG_RBP] = (greg_t)bp;
+	gmp_arch_context_set_regs(&uc, pc, sp, bp);
 	walk(ob, (unw_context_t *)&uc, 0, indent);
 }
 

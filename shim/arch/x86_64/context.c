@@ -129,3 +129,10 @@ void gmp_arch_context_set_pc_sp(void *ucv, uintptr_t pc, uintptr_t sp)
 	r[REG_RIP] = (greg_t)pc;
 	r[REG_RSP] = (greg_t)sp;
 }
+
+/* ... and its frame pointer (0: unknown), to unwind from there. */
+void gmp_arch_context_set_regs(void *ucv, uintptr_t pc, uintptr_t sp, uintptr_t fp)
+{
+	gmp_arch_context_set_pc_sp(ucv, pc, sp);
+	((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+}
