@@ -49,16 +49,19 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 	int r;
 	if (act) {
 		k = *act;
+		bool dump = false;
 		if (runs_function(act)) {
 			k.sa_sigaction = gmp_sigtramp;
 			k.sa_flags |= SA_SIGINFO;
 		} else {
-			gmp_dump_default_action(sig, act, &k); /* SIG_DFL: the runtime's default (gdump.c) */
+			dump = gmp_dump_default_action(sig, act, &k); /* SIG_DFL: the runtime's default (gdump.c) */
 		}
 		*mine = *act;
 		r = GMP_REAL(sigaction)(sig, &k, &kold);
 		if (r != 0)
 			*mine = prev;
+		else
+			gmp_dump_action_changed(sig, dump);
 	} else {
 		r = GMP_REAL(sigaction)(sig, NULL, &kold);
 	}

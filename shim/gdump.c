@@ -47,6 +47,7 @@
 #include "compat/realsym.h"
 #include "fork.h"
 #include "gdump.h"
+#include "gsignal.h"
 #include "insight.h"
 #include "outbuf.h"
 #include "registry.h"
@@ -54,6 +55,7 @@
 #include "runtime.h"
 #include "schedtrace.h"
 #include "sys.h"
+#include "taskstate.h"
 #include "timer.h"
 #include "unwind.h"
 
@@ -191,6 +193,32 @@ static bool thread_running(int tid)
 	return n >= 7 && memcmp(buf, "running", 7) == 0;
 }
 
+static void ask_stop(struct m *mp)
+{
+	/* 2: asked; the M's handler turns it into 1. */
+	__atomic_store_n(&mp->dump_ack, 2, __ATOMIC_RELEASE);
+	if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
+		__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+}
+
+/* The runtime's signal is a standard one: a request sent while another
+ * (a preemption) is still pending for that thread is merged into it and
+ * lost, so an M that has not answered is asked again every 20 ms. */
+static void await_stop(struct m *mp, int64_t deadline)
+{
+	while (load_acq(&mp->dump_ack) == 2) {
+		int64_t left = deadline - gmp_nanotime();
+		if (left <= 0)
+			break;
+		if (left > 20000000)
+			left = 20000000;
+		struct timespec ts = { 0, left };
+		if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
+		    -110 /* ETIMEDOUT */)
+			gmp_sigsend(mp, SIGREQ_DUMPSTOP);
+	}
+}
+
 /* Asks every other M to stop, through the runtime's own signal (never
  * blocked, whatever the masks of the program's threads). */
 static void stop_the_world(struct m *self, bool terminal)
@@ -202,31 +230,16 @@ static void stop_the_world(struct m *self, bool terminal)
 			continue;
 		if (!terminal) {
 			struct g *gp = load_acq(&mp->curg);
-			if (gp && (load_acq(&gp->status) == G_SYSCALL || !thread_running(mp->tid)))
+			/* A G sysmon rescued runs user code again until its
+			 * next call into the runtime: stopped like any other. */
+			if (gp && ((load_acq(&gp->status) == G_SYSCALL && !gp->rescued) || !thread_running(mp->tid)))
 				continue;
 		}
-		/* 2: asked; the M's handler turns it into 1. */
-		__atomic_store_n(&mp->dump_ack, 2, __ATOMIC_RELEASE);
-		if (!gmp_sigsend(mp, SIGREQ_DUMPSTOP))
-			__atomic_store_n(&mp->dump_ack, 0, __ATOMIC_RELEASE);
+		ask_stop(mp);
 	}
-	/* The runtime's signal is a standard one: a request sent while another
-	 * (a preemption) is still pending for that thread is merged into it and
-	 * lost, so an M that has not answered is asked again every 20 ms. */
 	int64_t deadline = gmp_nanotime() + STOP_WAIT_NS;
-	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
-		while (load_acq(&mp->dump_ack) == 2) {
-			int64_t left = deadline - gmp_nanotime();
-			if (left <= 0)
-				break;
-			if (left > 20000000)
-				left = 20000000;
-			struct timespec ts = { 0, left };
-			if (gmp_syscall6(SYS_futex, (long)&mp->dump_ack, FUTEX_WAIT_PRIVATE, 2, (long)&ts, 0, 0) ==
-			    -110 /* ETIMEDOUT */)
-				gmp_sigsend(mp, SIGREQ_DUMPSTOP);
-		}
-	}
+	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink)
+		await_stop(mp, deadline);
 }
 
 static void start_the_world(void)
@@ -257,20 +270,93 @@ static void *stopped_context(struct dumpctx *dc, struct g *gp)
 	return NULL;
 }
 
-/* A backtrace from uc (a stopped context) or else from the context saved
- * at sp, abandoned if it faults. */
-__attribute__((noinline)) static void guarded_backtrace(struct outbuf *ob, void *uc, uintptr_t sp)
+/* A backtrace from uc (a stopped context), else from registers (pc
+ * non-zero), else from the context saved at sp, abandoned if it faults. */
+__attribute__((noinline)) static void guarded_backtrace(struct outbuf *ob, void *uc, uintptr_t sp,
+							const uintptr_t *regs)
 {
 	if (sigsetjmp(recover_buf, 1) == 0) {
 		__atomic_store_n(&recover_tid, (int)now_tid(), __ATOMIC_RELEASE);
 		if (uc)
 			gmp_backtrace_signal(ob, uc, "  ");
+		else if (regs)
+			gmp_backtrace_regs(ob, regs[0], regs[1], regs[2], "  ");
 		else
 			gmp_backtrace_saved(ob, sp, "  ");
 	} else {
 		ob_str(ob, "  ...(backtrace cut short: unreadable memory)\n");
 	}
 	__atomic_store_n(&recover_tid, 0, __ATOMIC_RELEASE);
+}
+
+/* A G whose M did not stop for the dump: a dump the program survives
+ * leaves an M blocked in the kernel alone (a signal would end some calls
+ * with EINTR), and an M may not answer in time.  Unwound from its user
+ * registers at the call as the kernel reports them, else from where it
+ * entered the call through the runtime; otherwise the dump says why not. */
+static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st)
+{
+	long nr = -1;
+	uintptr_t regs[3] = { 0, 0, 0 };
+	int k = mp ? gmp_task_syscall(mp->tid, &nr, &regs[1], &regs[0]) : -ESRCH;
+	if (k == 1 || k == 2) {
+		ob_str(ob, k == 1 ? "  (blocked in the kernel, system call " : "  (stopped in the kernel");
+		if (k == 1)
+			ob_dec(ob, nr);
+		ob_str(ob, ", pc=");
+		ob_hex(ob, regs[0]);
+		/* The kernel gives no frame pointer: a call sysmon rescued kept
+		 * the one of that very point; one the runtime made is unwound
+		 * from where the G entered it, which has all the frames above. */
+		if (st == G_SYSCALL && gp->syscallsp == regs[1]) {
+			regs[2] = gp->syscallbp;
+		} else if (st == G_SYSCALL && !gp->rescued && gp->syscallpc) {
+			regs[0] = gp->syscallpc;
+			regs[1] = gp->syscallsp;
+			regs[2] = gp->syscallbp;
+			ob_str(ob, "; unwound from where it entered the call");
+		}
+		ob_str(ob, ", not interrupted)\n");
+		guarded_backtrace(ob, NULL, 0, regs);
+		return;
+	}
+	/* Left alone as it was blocked in the kernel, and out of it now: it
+	 * runs user code, which a stop request cannot disturb. */
+	if (k == 0 && (st == G_RUNNING || gp->rescued) && load_acq(&mp->dump_ack) == 0) {
+		ask_stop(mp);
+		await_stop(mp, gmp_nanotime() + STOP_WAIT_NS / 10);
+		void *uc = load_acq(&mp->dump_ack) == 1 ? load_acq(&mp->dump_uc) : NULL;
+		if (uc && sp_in_g(gp, uc_sp(uc))) {
+			guarded_backtrace(ob, uc, 0, NULL);
+			return;
+		}
+	}
+	if (k == 0 && !(st == G_SYSCALL && !gp->rescued && gp->syscallpc)) {
+		ob_str(ob, "  (not unwound: running on m=");
+		ob_dec(ob, mp->id);
+		ob_str(ob, load_acq(&mp->dump_ack) == 2 ? ", which did not stop for the dump in time)\n"
+						      : ", which could not be asked to stop)\n");
+		return;
+	}
+	if (st == G_SYSCALL && gp->syscallpc) {
+		regs[0] = gp->syscallpc;
+		regs[1] = gp->syscallsp;
+		regs[2] = gp->syscallbp;
+		if (k == 0) {
+			ob_str(ob, "  (in a system call, its M running (entering or leaving it)");
+		} else {
+			ob_str(ob, "  (in a system call, its M unreadable in /proc, errno ");
+			ob_dec(ob, -k);
+		}
+		ob_str(ob, ": unwound from where it entered the call, pc=");
+		ob_hex(ob, regs[0]);
+		ob_str(ob, ")\n");
+		guarded_backtrace(ob, NULL, 0, regs);
+		return;
+	}
+	ob_str(ob, "  (not unwound: its M did not stop and is unreadable in /proc, errno ");
+	ob_dec(ob, -k);
+	ob_str(ob, ")\n");
 }
 
 static void dump_g(struct g *gp, void *arg)
@@ -319,13 +405,11 @@ static void dump_g(struct g *gp, void *arg)
 		gmp_symbolize(ob, (uintptr_t)gp->start_routine, true);
 		ob_str(ob, ")\n");
 	} else if (uc || (parked && sp_in_g(gp, sp))) {
-		guarded_backtrace(ob, uc, sp);
+		guarded_backtrace(ob, uc, sp, NULL);
 	} else if (parked) {
-		ob_str(ob, "  (no saved context)\n");
-	} else if (st == G_SYSCALL) {
-		ob_str(ob, "  (in a system call; not stopped)\n");
+		ob_str(ob, "  (not unwound: no saved context)\n");
 	} else {
-		ob_str(ob, "  (running on an M that did not stop)\n");
+		unstopped(ob, gp, mp, st);
 	}
 	if (gp->createpc) {
 		ob_str(ob, "created by thread ");
@@ -395,6 +479,41 @@ static int open_output(void)
 }
 
 /* The dump itself; the world is stopped around it. */
+/* Whether sp is on one of self's own stacks: g0's, or its signal stack
+ * (gsigstack.c), where the handler runs when it lands on g0. */
+static bool on_m_stack(struct m *self, uintptr_t sp)
+{
+	uintptr_t lo = (uintptr_t)self->gsignal.sp;
+	return (sp & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self ||
+	       (sp >= lo && sp < lo + self->gsignal.size);
+}
+
+struct dumprun {
+	int sig;
+	siginfo_t *si;
+	void *uc;
+	bool terminal;
+	struct m *self;
+	bool done;
+};
+
+static void dump_world(struct dumprun *r);
+
+/* libunwind takes the loader's lock (dl_iterate_phdr) for every frame: an
+ * M stopped while it held that lock would hang the dump.  So the dump
+ * takes it first (it is recursive), waiting for a holder to finish, and
+ * stops the world from inside. */
+static int dump_locked(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)info, (void)size;
+	struct dumprun *r = arg;
+	if (!r->done) {
+		r->done = true;
+		dump_world(r);
+	}
+	return 1;
+}
+
 static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 {
 	long tid = now_tid();
@@ -407,13 +526,29 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 	 * TCB for the dump. */
 	void *oldfs = NULL;
 	bool swapped_fs = false;
-	if (self && (gmp_arch_sp() & ~(uintptr_t)(M_REGION_SIZE - 1)) == (uintptr_t)self) {
+	if (self && (on_m_stack(self, gmp_arch_sp()) || on_m_stack(self, uc_sp(uc)))) {
 		oldfs = gmp_arch_tp();
 		if (oldfs != self->owntcb) {
 			gmp_arch_setfs(self->owntcb);
 			swapped_fs = true;
 		}
 	}
+	struct dumprun r = { sig, si, uc, terminal, self, false };
+	dl_iterate_phdr(dump_locked, &r);
+	if (!r.done)
+		dump_world(&r);
+	if (swapped_fs)
+		gmp_arch_setfs(oldfs);
+	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
+}
+
+static void dump_world(struct dumprun *r)
+{
+	int sig = r->sig;
+	siginfo_t *si = r->si;
+	void *uc = r->uc;
+	bool terminal = r->terminal;
+	struct m *self = r->self;
 	stop_the_world(self, terminal);
 
 	int fd = open_output();
@@ -462,9 +597,6 @@ static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
 
 	if (!terminal)
 		start_the_world();
-	if (swapped_fs)
-		gmp_arch_setfs(oldfs);
-	__atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
 }
 
 /* --- signal handling --- */
@@ -604,8 +736,20 @@ static void manage(int sig, bool over_ignore)
 		return;
 	if (cur.sa_handler != SIG_DFL && !(cur.sa_handler == SIG_IGN && over_ignore))
 		return;
-	if (install(sig) == 0)
+	if (install(sig) == 0) {
 		managed |= 1ull << sig;
+		gmp_dump_action_changed(sig, true);
+	}
+}
+
+/* GMP_DUMP_SIGNAL gets through whatever the program blocks (a server
+ * whose threads all block every signal) while it is the dump's; once the
+ * program sets its own action for it, it is the program's signal again,
+ * masks included. */
+void gmp_dump_action_changed(int sig, bool ours)
+{
+	if (dump_signal != 0 && sig == dump_signal)
+		gmp_sig_unblockable(sig, ours);
 }
 
 void gmp_dump_init(void)

@@ -15,6 +15,9 @@
 bool gmp_dump_signal_owned(int sig);
 bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k);
 void gmp_dump_hide(struct sigaction *old);
+/* sigaction set sig's action: the dump's own (ours) or the program's
+ * (GMP_DUMP_SIGNAL gets through the program's masks only while ours). */
+void gmp_dump_action_changed(int sig, bool ours);
 /* An M asked to stop for a dump (SIGREQ_DUMPSTOP, from the runtime's
  * signal handler): publishes uc and waits until the dump is over. */
 void gmp_dump_serve_stop(void *uc);

@@ -28,6 +28,25 @@
 #include "sys.h"
 #include "syscall.h"
 
+uint64_t gmp_unblockable;
+
+/* The calling thread unblocks a signal that became the runtime's at once
+ * (start-up: the process may have inherited it blocked), the other Ms when
+ * they next load a mask. */
+void gmp_sig_unblockable(int sig, bool on)
+{
+	uint64_t bit = SIGBIT(sig);
+	if (!on) {
+		__atomic_and_fetch(&gmp_unblockable, ~bit, __ATOMIC_SEQ_CST);
+		return;
+	}
+	__atomic_or_fetch(&gmp_unblockable, bit, __ATOMIC_SEQ_CST);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&bit, 0, 8, 0, 0);
+	struct g *gp = getg();
+	if (gp && gp->m)
+		gp->m->sigmask &= ~bit;
+}
+
 /* For each signal, how many live Gs block it: an idle M blocks exactly
  * the signals every G blocks, so that a process-directed signal that
  * some thread takes is never held back by an idle M, and one that every
@@ -47,7 +66,7 @@ static uint64_t idle_mask(void)
 	for (int i = 0; i < 64; i++)
 		if (live > 0 && __atomic_load_n(&nblocking[i], __ATOMIC_RELAXED) >= live)
 			want |= 1ull << i;
-	return want & ~SIGBIT(gmp_preemptsig);
+	return want & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 }
 
 /* stopm, goexit0, the poller: the mask an M without a G runs with. */
@@ -240,7 +259,7 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 	/* The kernel ignores SIGKILL and SIGSTOP; glibc keeps its own two
 	 * (SIGCANCEL, SIGSETXID) unblockable. */
 	const uint64_t never = SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33);
-	const uint64_t own = SIGBIT(gmp_preemptsig);
+	const uint64_t own = __atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	uint64_t kset = set ? *set & ~(never | own) : 0, kold;
 	long r = gmp_syscall6(SYS_rt_sigprocmask, how, set ? (long)&kset : 0, (long)&kold, 8, 0, 0);
 	if (r < 0)
@@ -372,7 +391,7 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 	uint64_t m;
 	memcpy(&m, mask, sizeof m);
 	m &= ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33));
-	c->kmask = m & ~SIGBIT(gmp_preemptsig);
+	c->kmask = m & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	c->entered = entersyscall();
 	c->saved = gp->sigmask;
 	__atomic_store_n(&gp->sigmask, m, __ATOMIC_SEQ_CST);

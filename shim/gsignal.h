@@ -11,18 +11,26 @@
 
 void gmp_sigmask_setm(struct m *mp, uint64_t want);
 
+/* The runtime's own signals: its requests (preemption, dump stops) and
+ * GMP_DUMP_SIGNAL while the dump handles it.  Never blocked in the
+ * kernel, whatever masks the program sets (those are per G and virtual:
+ * a G that blocks one still has it in its own mask). */
+extern uint64_t gmp_unblockable;
+void gmp_sig_unblockable(int sig, bool on);
+
 /* The M takes the mask of the G it is about to run, less the runtime's
- * own signal, which stays deliverable. */
+ * own signals, which stay deliverable. */
 static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 {
-	uint64_t want = gp->sigmask & ~SIGBIT(gmp_preemptsig);
+	uint64_t want = gp->sigmask & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	if (__builtin_expect(want != mp->sigmask, 0))
 		gmp_sigmask_setm(mp, want);
 }
 
 void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as);
 
-/* ... and its alternate signal stack, when it has one or the M has one. */
+/* ... and its alternate signal stack, or none when it has none (its
+ * SA_ONSTACK handlers then run on its own stack, as under NPTL). */
 static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 {
 	const struct gmp_altstack *a = &gp->altstack, *b = &mp->altstack;
@@ -45,6 +53,16 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
 void gmp_sig_parked(struct m *mp, struct g *gp);
 
+
+/* Back on g0, before the G that left can be run anywhere else: its
+ * alternate stack must not stay on this M, where a signal landing now
+ * would run a handler on it while the G's own handlers may run on it on
+ * another M.  The M takes its own stack instead (gsigstack.c). */
+static inline void gmp_altstack_drop(struct m *mp)
+{
+	if (__builtin_expect(mp->altstack.sp != NULL && mp->altstack.sp != mp->gsignal.sp, 0))
+		gmp_altstack_setm(mp, &mp->gsignal);
+}
 
 int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
 void gmp_sigmask_count(uint64_t mask, int delta);

@@ -18,6 +18,7 @@
 #include "compat/realsym.h"
 #include "compat/tls.h"
 #include "fork.h"
+#include "gsigstack.h"
 #include "gsignal.h"
 #include "insight.h"
 #include "lock.h"
@@ -97,6 +98,7 @@ struct m *allocm(void)
 	__atomic_store_n(&sched.allm, mp, __ATOMIC_RELEASE);
 	unlock(&sched.lock);
 	mp->fastrand = (uint32_t)(gmp_nanotime() ^ ((uintptr_t)mp >> 12)) | 1;
+	gmp_gsignal_alloc(mp);
 	gmp_insight_m_new(mp);
 	return mp;
 }
@@ -108,6 +110,7 @@ static void *mstart(void *arg)
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&mp->sigmask, 8, 0, 0);
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
+	gmp_gsignal_install(mp);
 	mstart_on_g0(mp);
 	return NULL;
 }

@@ -21,6 +21,7 @@
 #include "cancel.h"
 #include "compat/tls.h"
 #include "gsignal.h"
+#include "gsigstack.h"
 #include "preempt.h"
 #include "proc.h"
 #include "rtsig.h"
@@ -80,6 +81,11 @@ void gmp_preempt_signal(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
+	/* A handler let in by that (the dump's, waiting for the loader's
+	 * lock) may have been taken for a blocking call by sysmon, and the G
+	 * put in a system call, its P handed off: then it stays there. */
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+		return;
 	/* To the global queue, behind everything queued locally (proc.go:
 	 * gopreempt_m). */
 	mp->p->ctr.preempts++;
@@ -87,6 +93,7 @@ void gmp_preempt_signal(void *ucv)
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
 	getg()->m->sigmask = mask;
+	gmp_altstack_to_uc(getg()->m, ucv);
 }
 
 /* A G marked for preemption yields here, at an entry into the shim where

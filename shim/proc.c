@@ -622,6 +622,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 		gmp_cpuclock_in(mp);
 	gmp_san_before_switch(&mp->asan_fake, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
+	gmp_altstack_drop(mp);
 	gmp_san_after_switch(mp->asan_fake);
 	if (cpuclock || mp->cpumark)
 		gmp_cpuclock_out(mp, gp);
@@ -689,6 +690,7 @@ void gmp_procs_init(int nprocs)
 __attribute__((no_sanitize_address)) void gmp_m0_g0_entry(void *arg)
 {
 	struct m *mp = arg;
+	gmp_altstack_drop(mp);
 	gmp_san_after_switch(NULL);
 	g0_after_switch(mp, mp->curg);
 	schedule();

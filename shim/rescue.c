@@ -38,6 +38,7 @@
 #include "runtime.h"
 #include "sys.h"
 #include "syscall.h"
+#include "taskstate.h"
 #include "textmap.h"
 
 void gmp_rescue_fork(struct m *mp)
@@ -108,6 +109,75 @@ static bool restartable(long nr, const long *a)
 	}
 }
 
+/* Reads /proc/self/task/<tid>/<file> into buf (NUL-terminated); the
+ * length, or -errno.  Opened for each look, not kept: a descriptor kept
+ * open could be inherited by a fork child half-made (the kernel copies the
+ * fd table before memory, so a child may believe in a descriptor it never
+ * got, and closing it there closed the program's or the netpoller's fd),
+ * or be closed or replaced by the program (closefrom, dup2). */
+static long read_task_file(int tid, const char *file, char *buf, size_t size)
+{
+	char path[64] = "/proc/self/task/";
+	char num[16];
+	int nd = 0;
+	for (int t = tid; t; t /= 10)
+		num[nd++] = (char)('0' + t % 10);
+	size_t len = strlen(path);
+	while (nd)
+		path[len++] = num[--nd];
+	path[len++] = '/';
+	memcpy(path + len, file, strlen(file) + 1);
+	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return fd;
+	long n = gmp_syscall(SYS_read, fd, buf, size - 1);
+	gmp_syscall(SYS_close, fd, 0, 0);
+	if (n < 0)
+		return n;
+	buf[n] = 0;
+	return n;
+}
+
+int gmp_task_syscall(int tid, long *nr, uintptr_t *sp, uintptr_t *pc)
+{
+	char buf[256];
+	long n = read_task_file(tid, "syscall", buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -EIO;
+	if (buf[0] == 'r')
+		return 0;
+	const char *s = buf;
+	bool outside = buf[0] == '-';
+	long v = 0;
+	for (const char *d = buf; *d >= '0' && *d <= '9'; d++)
+		v = v * 10 + (*d - '0');
+	*nr = outside ? -1 : v;
+	while (*s && *s != ' ')
+		s++;
+	/* "nr a1 .. a6 sp pc", or "-1 sp pc". */
+	for (int i = 0; i < (outside ? 0 : 6); i++)
+		hex(&s);
+	*sp = (uintptr_t)hex(&s);
+	*pc = (uintptr_t)hex(&s);
+	return outside ? 2 : 1;
+}
+
+/* A program that changed its credentials is no longer dumpable, and its
+ * task files that need ptrace access become root's: one that dropped root
+ * cannot open syscall any more.  stat stays readable: a thread running
+ * there ('R') is in user mode or about to be, and is preempted as before;
+ * what a blocked one waits in is not known, so it is not rescued. */
+static enum probe probe_stat(int tid)
+{
+	char buf[512];
+	if (read_task_file(tid, "stat", buf, sizeof buf) <= 0)
+		return PROBE_UNKNOWN;
+	const char *s = strrchr(buf, ')');
+	return s && s[1] == ' ' && s[2] == 'R' ? PROBE_USER : PROBE_UNKNOWN;
+}
+
 /* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
  * it is doing; if it sleeps in a call we can rescue it from, signals it. */
 enum probe gmp_rescue_probe(struct p *pp)
@@ -115,29 +185,12 @@ enum probe gmp_rescue_probe(struct p *pp)
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
-	/* Opened for each look, not kept: a descriptor kept open could be
-	 * inherited by a fork child half-made (the kernel copies the fd table
-	 * before memory, so a child may believe in a descriptor it never got,
-	 * and closing it there closed the program's or the netpoller's fd), or
-	 * be closed or replaced by the program (closefrom, dup2). */
-	char path[64] = "/proc/self/task/";
-	char num[16];
-	int nd = 0;
-	for (int t = mp->tid; t; t /= 10)
-		num[nd++] = (char)('0' + t % 10);
-	size_t len = strlen(path);
-	while (nd)
-		path[len++] = num[--nd];
-	memcpy(path + len, "/syscall", 9);
-	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	if (fd < 0)
-		return PROBE_UNKNOWN;
 	char buf[256];
-	long n = gmp_syscall(SYS_read, fd, buf, sizeof buf - 1);
-	gmp_syscall(SYS_close, fd, 0, 0);
+	long n = read_task_file(mp->tid, "syscall", buf, sizeof buf);
+	if (n == -EACCES)
+		return probe_stat(mp->tid);
 	if (n <= 0)
 		return PROBE_UNKNOWN;
-	buf[n] = 0;
 	if (buf[0] == 'r')
 		return PROBE_USER; /* "running": in user mode (or about to be) */
 	if (buf[0] < '0' || buf[0] > '9')
@@ -173,6 +226,8 @@ void gmp_rescue_signal(void *uc)
 		return;
 	if (!gmp_arch_signal_at_syscall(uc, mp->rescue_nr))
 		return; /* the call returned before the signal landed */
-	if (entersyscall())
+	if (entersyscall()) {
 		gp->rescued = true;
+		gmp_arch_signal_regs(uc, &gp->syscallpc, &gp->syscallsp, &gp->syscallbp);
+	}
 }

@@ -47,6 +47,7 @@ void gmp_rtsig_init(void)
 	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
 	/* The program may have set its action before we started. */
 	real_sigaction(gmp_preemptsig, &sa, &user_act);
+	gmp_sig_unblockable(gmp_preemptsig, true);
 }
 
 void gmp_rtsig_fork(void)

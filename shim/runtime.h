@@ -135,6 +135,7 @@ struct g {
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
+	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
@@ -237,6 +238,7 @@ struct m {
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
+	struct gmp_altstack gsignal;  /* its own, for handlers while it runs no G (gsigstack.c) */
 
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);

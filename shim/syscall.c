@@ -41,6 +41,12 @@ bool entersyscall(void)
 		return false;
 	struct m *mp = gp->m;
 	struct p *pp = mp->p;
+	/* Go's syscallpc/syscallsp: a dump unwinds a G blocked in the kernel
+	 * from here when the kernel's view of its M cannot be read. */
+	uintptr_t *fp = __builtin_frame_address(0);
+	gp->syscallpc = (uintptr_t)__builtin_return_address(0);
+	gp->syscallsp = (uintptr_t)(fp + 2);
+	gp->syscallbp = fp[0];
 	casgstatus(gp, G_RUNNING, G_SYSCALL);
 	pp->syscalltick++;
 	mp->oldp = pp;

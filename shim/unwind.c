@@ -117,6 +117,17 @@ void gmp_backtrace_saved(struct outbuf *ob, uintptr_t sp, const char *indent)
 	walk(ob, (unw_context_t *)&uc, 0, indent);
 }
 
+/* From a thread's registers where it entered the kernel (pc just past
+ * the syscall instruction, or a return address) or where it entered a
+ * system call through the runtime; bp 0 if unknown. */
+void gmp_backtrace_regs(struct outbuf *ob, uintptr_t pc, uintptr_t sp, uintptr_t bp, const char *indent)
+{
+	ucontext_t uc;
+	memset(&uc, 0, sizeof uc);
+	gmp_arch_context_set_regs(&uc, pc, sp, bp);
+	walk(ob, (unw_context_t *)&uc, 0, indent);
+}
+
 void gmp_backtrace_signal(struct outbuf *ob, void *uc, const char *indent)
 {
 	ucontext_t copy;

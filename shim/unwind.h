@@ -19,6 +19,7 @@ bool gmp_unwind_available(void);
 void gmp_backtrace_saved(struct outbuf *ob, uintptr_t sp, const char *indent);
 /* Prints the frames of a context interrupted by a signal. */
 void gmp_backtrace_signal(struct outbuf *ob, void *uc, const char *indent);
+void gmp_backtrace_regs(struct outbuf *ob, uintptr_t pc, uintptr_t sp, uintptr_t bp, const char *indent);
 /* Prints "0xaddr in name+0xoff" for a code address: a return address, or
  * with exact, an address that is itself an instruction (a function). */
 void gmp_symbolize(struct outbuf *ob, uintptr_t pc, bool exact);

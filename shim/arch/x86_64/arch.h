@@ -34,6 +34,7 @@ long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, lo
 void gmp_arch_setfs(void *tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
+void gmp_arch_signal_regs(void *uc, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
 bool gmp_arch_signal_at_syscall(void *uc, long nr);
 void gmp_arch_signal_set_pc(void *uc, uintptr_t pc);
 bool gmp_arch_signal_in_syscall(void *uc);
@@ -43,6 +44,7 @@ bool gmp_arch_signal_in_syscall(void *uc);
 void gmp_arch_context_from_swap(void *uc, uintptr_t sp);
 /* Sets the pc and sp of a ucontext_t (for a symbol lookup of pc). */
 void gmp_arch_context_set_pc_sp(void *uc, uintptr_t pc, uintptr_t sp);
+void gmp_arch_context_set_regs(void *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp);
 
 /* libunwind's names for this architecture's local unwinder. */
 #define GMP_ARCH_UNW_PREFIX "_ULx86_64_"

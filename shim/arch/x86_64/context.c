@@ -69,6 +69,15 @@ void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 }
 
+/* ... and its frame pointer, enough to unwind from there later. */
+void gmp_arch_signal_regs(void *ucv, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
+{
+	ucontext_t *uc = ucv;
+	*pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	*fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
+}
+
 /* Whether the interrupted context sits on a syscall instruction about to
  * (re)issue system call nr: where the kernel leaves a blocking call that
  * it restarts after a SA_RESTART handler. */
@@ -119,4 +128,11 @@ void gmp_arch_context_set_pc_sp(void *ucv, uintptr_t pc, uintptr_t sp)
 	greg_t *r = ((ucontext_t *)ucv)->uc_mcontext.gregs;
 	r[REG_RIP] = (greg_t)pc;
 	r[REG_RSP] = (greg_t)sp;
+}
+
+/* ... and its frame pointer (0: unknown), to unwind from there. */
+void gmp_arch_context_set_regs(void *ucv, uintptr_t pc, uintptr_t sp, uintptr_t fp)
+{
+	gmp_arch_context_set_pc_sp(ucv, pc, sp);
+	((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
 }
