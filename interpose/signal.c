@@ -38,9 +38,19 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 	if (!gmp_initialized || sig < 1 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP || sig == 32 ||
 	    sig == 33)
 		return GMP_REAL(sigaction)(sig, act, old);
-	if (sig == gmp_preemptsig) {
-		gmp_preemptsig_action(act, old);
-		return 0;
+	/* The runtime's signal: the program's action is kept for instances
+	 * that are not the runtime's, unless the runtime can leave the signal
+	 * to the program (a function of the program's on a standard signal
+	 * would lose instances to merging with the runtime's). */
+	if (sig == __atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE)) {
+		struct sigaction prev;
+		if (!(act && runs_function(act) && gmp_rtsig_move(sig, &prev))) {
+			gmp_preemptsig_action(act, old);
+			return 0;
+		}
+		gmp_sigtramp_lock();
+		*gmp_sigtramp_action(sig) = prev;
+		gmp_sigtramp_unlock();
 	}
 	/* The kernel gets the trampoline with the program's flags and mask;
 	 * the program's action is kept for the trampoline and for queries. */

@@ -103,6 +103,7 @@ static void env_preemptsig(void)
 		return;
 	}
 	gmp_preemptsig = sig;
+	gmp_preemptsig_fixed = true;
 }
 
 void gmp_env_preempt(void)

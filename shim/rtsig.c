@@ -12,9 +12,11 @@
 
 #include "arch.h"
 #include "cancel.h"
+#include "compat/debug.h"
 #include "compat/realsym.h"
 #include "gdump.h"
 #include "gsignal.h"
+#include "lock.h"
 #include "preempt.h"
 #include "rescue.h"
 #include "rtsig.h"
@@ -25,11 +27,13 @@
 #include "timer.h"
 
 int gmp_preemptsig = SIGURG;
+bool gmp_preemptsig_fixed;
 int gmp_pid;
 static uint32_t cookie;
 static struct sigaction user_act; /* the program's action for gmp_preemptsig */
 
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc);
+static bool sigsend_on(int sig, struct m *mp, enum gmp_sigreq req);
 
 void gmp_rtsig_init(void)
 {
@@ -50,20 +54,77 @@ void gmp_rtsig_init(void)
 	gmp_sig_unblockable(gmp_preemptsig, true);
 }
 
+static struct mutex movelock;
+
+/* A realtime signal with no action but the default, of the program's or
+ * the dump's, highest first; 0: none. */
+static int free_rtsig(void)
+{
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
+	for (int s = SIGRTMAX; s >= SIGRTMIN; s--) {
+		struct sigaction cur;
+		if (gmp_dump_signal_owned(s) || real_sigaction(s, NULL, &cur) != 0)
+			continue;
+		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL)
+			return s;
+	}
+	return 0;
+}
+
+/* A request sent before the move may still arrive on the old signal: the
+ * trampoline hands it here.  And an M whose kernel mask blocks the new
+ * signal (its G blocks every signal) hears of the move on the old one:
+ * any request unblocks the runtime's signals in the context it returns
+ * to. */
+bool gmp_rtsig_move(int sig, struct sigaction *prev)
+{
+	if (gmp_preemptsig_fixed)
+		return false;
+	lock(&movelock);
+	int to = __atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE) == sig ? free_rtsig() : 0;
+	if (to == 0) {
+		unlock(&movelock);
+		return false;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_runtime_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
+	struct sigaction was = user_act;
+	real_sigaction(to, &sa, &user_act);
+	gmp_sig_unblockable(to, true);
+	__atomic_store_n(&gmp_preemptsig, to, __ATOMIC_RELEASE);
+	gmp_sig_unblockable(sig, false);
+	*prev = was;
+	for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink)
+		if (mp->tid != 0 && !mp->gone)
+			sigsend_on(sig, mp, SIGREQ_IDLEMASK);
+	unlock(&movelock);
+	gmp_unsupported("the program handles the runtime's signal: the runtime moved to a realtime one");
+	return true;
+}
+
 void gmp_rtsig_fork(void)
 {
 	gmp_pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
 }
 
-bool gmp_sigsend(struct m *mp, enum gmp_sigreq req)
+static bool sigsend_on(int sig, struct m *mp, enum gmp_sigreq req)
 {
 	siginfo_t si;
 	memset(&si, 0, sizeof si);
-	si.si_signo = gmp_preemptsig;
+	si.si_signo = sig;
 	si.si_code = SI_QUEUE;
 	si.si_pid = gmp_pid;
 	si.si_value.sival_ptr = (void *)(((uintptr_t)cookie << 8) | (uintptr_t)req);
-	return gmp_syscall6(SYS_rt_tgsigqueueinfo, gmp_pid, mp->tid, gmp_preemptsig, (long)&si, 0, 0) == 0;
+	return gmp_syscall6(SYS_rt_tgsigqueueinfo, gmp_pid, mp->tid, sig, (long)&si, 0, 0) == 0;
+}
+
+bool gmp_sigsend(struct m *mp, enum gmp_sigreq req)
+{
+	return sigsend_on(__atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE), mp, req);
 }
 
 /* The G this M was running when the signal landed, if the signal landed
@@ -91,9 +152,12 @@ struct g *gmp_signal_g(void *uc)
  * preemption last. */
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 {
-	uintptr_t tag = (uintptr_t)si->si_value.sival_ptr;
-	if (si->si_code == SI_QUEUE && si->si_pid == gmp_pid && (uint32_t)(tag >> 8) == cookie) {
+	if (gmp_sig_is_runtime(si)) {
 		int saved = errno;
+		/* The context the handler returns to never blocks the runtime's
+		 * signals (an M that blocked a signal it has since become). */
+		uint64_t *kmask = (uint64_t *)(void *)&((ucontext_t *)uc)->uc_sigmask;
+		*kmask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 		gmp_dump_serve_stop(uc);
 		gmp_rescue_signal(uc);
 		gmp_sigmask_idle_signal(uc);
@@ -106,6 +170,11 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	gmp_preempt_handler_chain(sig, si, uc);
+}
+
+void gmp_rtsig_dispatch(int sig, siginfo_t *si, void *uc)
+{
+	on_runtime_signal(sig, si, uc);
 }
 
 /* An instance of the runtime's signal that is not ours goes where the
@@ -143,7 +212,8 @@ void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old)
  * signalfd readers must never see them). */
 bool gmp_sig_is_runtime(const siginfo_t *si)
 {
+	/* Whatever the signal number: one sent before the runtime moved to
+	 * another signal (gmp_rtsig_move) is the runtime's too. */
 	uintptr_t tag = (uintptr_t)si->si_value.sival_ptr;
-	return si->si_signo == gmp_preemptsig && si->si_code == SI_QUEUE && si->si_pid == gmp_pid &&
-	       (uint32_t)(tag >> 8) == cookie;
+	return si->si_code == SI_QUEUE && si->si_pid == gmp_pid && (uint32_t)(tag >> 8) == cookie;
 }

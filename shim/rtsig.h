@@ -12,7 +12,8 @@
 enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5,
 		  SIGREQ_CANCEL = 6 };
 
-extern int gmp_preemptsig; /* GMP_PREEMPTSIG */
+extern int gmp_preemptsig;      /* GMP_PREEMPTSIG; atomic once the runtime runs */
+extern bool gmp_preemptsig_fixed; /* GMP_PREEMPTSIG named it: it never moves */
 extern int gmp_pid;        /* getpid(), renewed in a fork child */
 
 /* Installs the handler, keeping the program's earlier action for it. */
@@ -32,5 +33,16 @@ void gmp_preempt_handler_chain(int sig, void *info, void *uc);
 /* sigaction for the runtime's signal, from the program: the kernel keeps
  * our handler; the program's action is stored and reported back. */
 void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old);
+/* The program installs a function of its own for sig, the runtime's
+ * signal.  A standard signal does not queue: the program's instances and
+ * the runtime's requests would merge and one of them be lost.  Unless
+ * GMP_PREEMPTSIG named it, the runtime moves to a realtime signal that
+ * nobody handles, and sig becomes the program's like any other: returns
+ * true, with the program's earlier action for sig in *prev.  False: the
+ * runtime keeps sig (named, or no realtime signal free). */
+bool gmp_rtsig_move(int sig, struct sigaction *prev);
+/* The runtime's handler, for a request that arrives on a signal the
+ * runtime has moved off (the trampoline sees it: gmp_sig_is_runtime). */
+void gmp_rtsig_dispatch(int sig, siginfo_t *si, void *uc);
 
 #endif

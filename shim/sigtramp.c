@@ -109,6 +109,10 @@ static bool forward_to_taker(int sig, const siginfo_t *si)
 
 void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 {
+	if (__builtin_expect(gmp_sig_is_runtime(si), 0)) {
+		gmp_rtsig_dispatch(sig, si, uc); /* sent before the runtime moved off sig */
+		return;
+	}
 	/* The kernel gives a process-directed signal to the main thread when
 	 * that thread takes it, and so do we: the kernel's main thread is
 	 * just some M, which may be running any G or none. */
