@@ -14,7 +14,7 @@
 #include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
-#include "shim/gdump.h"
+#include "shim/dumpsig.h"
 #include "shim/gsignal.h"
 #include "shim/init.h"
 #include "shim/registry.h"

@@ -29,8 +29,6 @@
  * reads ELF files and calls dl_iterate_phdr, which takes the loader's
  * lock, so a dump taken while the interrupted thread was inside the
  * dynamic loader can hang: the one known hole. */
-#include <asm/prctl.h>
-#include <elf.h>
 #include <link.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,11 +41,8 @@
 #include <ucontext.h>
 
 #include "arch.h"
-#include "compat/debug.h"
-#include "compat/realsym.h"
 #include "fork.h"
 #include "gdump.h"
-#include "gsignal.h"
 #include "insight.h"
 #include "outbuf.h"
 #include "registry.h"
@@ -63,12 +58,8 @@
 
 #define STOP_WAIT_NS 1000000000LL /* an M on a loaded machine may take a while to run */
 
-static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
-static uintptr_t text_lo, text_hi;
 static int pid;
-static int dump_signal;        /* GMP_DUMP_SIGNAL, 0 if unset */
 static char dump_file[512];    /* GMP_DUMP_FILE, "" for stderr */
-static uint64_t managed;       /* bit per signal whose runtime default is ours */
 static int dumping;            /* tid of the thread dumping, 0 if none */
 static uint32_t release_word;  /* set when the stopped Ms may go on */
 
@@ -80,39 +71,7 @@ static uint32_t release_word;  /* set when the stopped Ms may go on */
 static sigjmp_buf recover_buf;
 static int recover_tid;
 
-static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-
-static bool is_fatal(int sig)
-{
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
-		if (fatal_sigs[i] == sig)
-			return true;
-	return false;
-}
-
 #undef p_type /* resolv.h (through runtime.h) renames the field */
-
-/* The executable segment of this library. */
-static int text_of(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	uintptr_t want = (uintptr_t)arg;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const Elf64_Phdr *ph = &info->dlpi_phdr[i];
-		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && want >= lo && want < lo + ph->p_memsz) {
-			text_lo = lo;
-			text_hi = lo + ph->p_memsz;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void find_text(void)
-{
-	dl_iterate_phdr(text_of, (void *)(uintptr_t)find_text);
-}
 
 static long now_tid(void)
 {
@@ -514,7 +473,7 @@ static int dump_locked(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-static void dump(int sig, siginfo_t *si, void *uc, bool terminal)
+void gmp_dump(int sig, siginfo_t *si, void *uc, bool terminal)
 {
 	long tid = now_tid();
 	int expect = 0;
@@ -555,7 +514,7 @@ static void dump_world(struct dumprun *r)
 	struct outbuf ob;
 	ob_init(&ob, fd);
 	const char *name = signame(sig);
-	if (name && (terminal || sig != dump_signal)) {
+	if (name && terminal) {
 		ob_str(&ob, name);
 	} else {
 		ob_str(&ob, "gmp: dump on signal ");
@@ -567,7 +526,7 @@ static void dump_world(struct dumprun *r)
 	ob_dec(&ob, self ? self->id : -1);
 	ob_str(&ob, " sigcode=");
 	ob_dec(&ob, si->si_code);
-	if (is_fatal(sig) && si->si_code > 0) {
+	if (gmp_dump_fatal(sig) && si->si_code > 0) {
 		ob_str(&ob, " addr=");
 		ob_hex(&ob, (uintptr_t)si->si_addr);
 	}
@@ -599,185 +558,35 @@ static void dump_world(struct dumprun *r)
 		start_the_world();
 }
 
-/* --- signal handling --- */
-
-/* The program's default for a signal we handle: run the kernel's default
- * action as if we had never been there. */
-static void default_action(int sig, siginfo_t *si)
+void gmp_dump_fault(int sig, siginfo_t *si)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	real_sigaction(sig, &sa, NULL);
-	/* A fault re-executes the faulting instruction on return; a signal
-	 * someone sent (or abort's raise) must be sent again.  It is blocked
-	 * until this handler returns. */
-	if (si->si_code <= 0 || sig == SIGABRT)
-		gmp_syscall(SYS_tgkill, pid, now_tid(), sig);
-}
-
-static void on_signal(int sig, siginfo_t *si, void *uc)
-{
-	if (is_fatal(sig) && si->si_code > 0 && load_acq(&recover_tid) == now_tid())
+	if (gmp_dump_fatal(sig) && si->si_code > 0 && load_acq(&recover_tid) == now_tid())
 		siglongjmp(recover_buf, 1);
+}
+
+bool gmp_dump_busy(void)
+{
+	return load_acq(&dumping) != 0;
+}
+
+bool gmp_dump_wait_other(void *uc)
+{
 	int busy = load_acq(&dumping);
-	if (busy != 0 && busy != now_tid()) {
-		/* Another thread is dumping: wait like a stopped M. */
-		gmp_dump_serve_stop(uc);
-		if (!is_fatal(sig))
-			return;
-	}
-	if (is_fatal(sig)) {
-		uintptr_t pc = uc_pc(uc);
-		/* Ours: a fault the kernel raised on a shim instruction, or the
-		 * SIGABRT gmp_throw sends itself with a raw tgkill (abort() in
-		 * libc has a libc pc).  A kill from elsewhere that happens to land
-		 * on an M in the scheduler is not a shim failure. */
-		bool shim_pc = pc >= text_lo && pc < text_hi;
-		if (busy == 0 && shim_pc && (si->si_code > 0 || si->si_pid == pid))
-			dump(sig, si, uc, true);
-		default_action(sig, si);
-		return;
-	}
-	if (sig == dump_signal) {
-		dump(sig, si, uc, false);
-		return;
-	}
-	/* SIGQUIT with the runtime's default action: Go's dump, then exit 2. */
-	dump(sig, si, uc, true);
-	gmp_syscall(SYS_exit_group, 2, 0, 0);
-}
-
-static int install(int sig)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_signal;
-	/* SA_RESTART: a stop request must not make a blocked call fail. */
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	return real_sigaction(sig, &sa, NULL);
-}
-
-static bool is_ours(const struct sigaction *sa)
-{
-	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_signal;
-}
-
-bool gmp_dump_signal_owned(int sig)
-{
-	return sig > 0 && sig < 64 && (managed & (1ull << sig));
-}
-
-/* For interpose/signal.c, on a signal for which gmp_dump_signal_owned()
- * holds (we installed our handler at start-up).  The program's own action
- * replaces ours in the kernel as usual.  SIG_DFL means the runtime's
- * default, as in Go (signal.Reset): gmp_dump_default_action rewrites the
- * action for the kernel into ours, which for SIGQUIT is the dump and for
- * the fault signals is the kernel's default for any fault outside the
- * shim.  gmp_dump_hide turns our action, read back from the kernel, into
- * the SIG_DFL the program would otherwise see. */
-bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k)
-{
-	if (!gmp_dump_signal_owned(sig) || act == NULL || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO))
+	if (busy == 0 || busy == now_tid())
 		return false;
-	memset(k, 0, sizeof *k);
-	k->sa_sigaction = on_signal;
-	k->sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&k->sa_mask);
+	gmp_dump_serve_stop(uc);
 	return true;
-}
-
-void gmp_dump_hide(struct sigaction *old)
-{
-	if (is_ours(old)) {
-		memset(old, 0, sizeof *old);
-		old->sa_handler = SIG_DFL;
-	}
-}
-
-static int parse_signal(const char *s)
-{
-	static const struct {
-		const char *name;
-		int sig;
-	} names[] = { { "QUIT", SIGQUIT }, { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
-		      { "INT", SIGINT },   { "TERM", SIGTERM }, { "WINCH", SIGWINCH }, { "PWR", SIGPWR } };
-	if (strncmp(s, "SIG", 3) == 0)
-		s += 3;
-	long v = -1;
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (strcmp(s, names[i].name) == 0)
-			v = names[i].sig;
-	if (v < 0) {
-		char *end;
-		v = strtol(s, &end, 10);
-		if (*s == '\0' || *end != '\0')
-			return -1;
-	}
-	/* The runtime's own signal carries preemption and stop requests. */
-	if (v > 0 && v < 64 && v != SIGKILL && v != SIGSTOP && v != gmp_preemptsig && !is_fatal((int)v))
-		return (int)v;
-	return -1;
-}
-
-/* Installs our handler where the program's action is still the kernel's
- * default: a program (or a sanitizer runtime) that set its own first
- * keeps it.  An inherited SIG_IGN is kept, unlike Go, which overrides it
- * for SIGQUIT: a shell starts background jobs with SIGQUIT ignored so that
- * a ^\ at the terminal spares them, and natively they would survive it.
- * Only the signal GMP_DUMP_SIGNAL names explicitly overrides SIG_IGN. */
-static void manage(int sig, bool over_ignore)
-{
-	struct sigaction cur;
-	if (real_sigaction(sig, NULL, &cur) != 0)
-		return;
-	if (cur.sa_flags & SA_SIGINFO)
-		return;
-	if (cur.sa_handler != SIG_DFL && !(cur.sa_handler == SIG_IGN && over_ignore))
-		return;
-	if (install(sig) == 0) {
-		managed |= 1ull << sig;
-		gmp_dump_action_changed(sig, true);
-	}
-}
-
-/* GMP_DUMP_SIGNAL gets through whatever the program blocks (a server
- * whose threads all block every signal) while it is the dump's; once the
- * program sets its own action for it, it is the program's signal again,
- * masks included. */
-void gmp_dump_action_changed(int sig, bool ours)
-{
-	if (dump_signal != 0 && sig == dump_signal)
-		gmp_sig_unblockable(sig, ours);
 }
 
 void gmp_dump_init(void)
 {
-	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))gmp_dlsym_next("sigaction");
 	pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
-	find_text();
 	gmp_unwind_init();
 	const char *f = getenv("GMP_DUMP_FILE");
 	if (f && *f) {
 		strncpy(dump_file, f, sizeof dump_file - 1);
 		dump_file[sizeof dump_file - 1] = '\0';
 	}
-	const char *s = getenv("GMP_DUMP_SIGNAL");
-	if (s && *s) {
-		dump_signal = parse_signal(s);
-		if (dump_signal < 0) {
-			gmp_printf("gmpshim: ignoring GMP_DUMP_SIGNAL=%s: want a signal name or number "
-				   "(not KILL, STOP, the preemption signal or a fault signal)\n", s);
-			dump_signal = 0;
-		}
-	}
-	if (dump_signal)
-		manage(dump_signal, true);
-	if (dump_signal != SIGQUIT)
-		manage(SIGQUIT, false);
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof *fatal_sigs; i++)
-		manage(fatal_sigs[i], false);
 }
 
 void gmp_dump_fork(enum gmp_fork_phase phase)

@@ -1,5 +1,5 @@
-/* Dumps (gdump.c): every thread's state and stack on SIGQUIT, a fault or
- * GMP_DUMP_SIGNAL, and the stop-the-world that holds the Ms still for it. */
+/* Dumps (gdump.c): every thread's state and stack, and the stop-the-world
+ * that holds the Ms still for it.  Which signals take one: dumpsig.h. */
 #ifndef GMP_GDUMP_H
 #define GMP_GDUMP_H
 
@@ -8,16 +8,22 @@
 
 #include "fork.h"
 
-/* gdump.c: signals whose default action is the runtime's (SIGQUIT, the
- * fault signals, GMP_DUMP_SIGNAL).  interpose/signal.c: SIG_DFL from the
- * program becomes our action for the kernel (gmp_dump_default_action), and
- * our action read back is reported as SIG_DFL (gmp_dump_hide). */
-bool gmp_dump_signal_owned(int sig);
-bool gmp_dump_default_action(int sig, const struct sigaction *act, struct sigaction *k);
-void gmp_dump_hide(struct sigaction *old);
-/* sigaction set sig's action: the dump's own (ours) or the program's
- * (GMP_DUMP_SIGNAL gets through the program's masks only while ours). */
-void gmp_dump_action_changed(int sig, bool ours);
+/* The fault signals a dump is taken for when the shim itself faults. */
+static inline bool gmp_dump_fatal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGABRT;
+}
+
+/* The dump, in a signal handler (dumpsig.c's): stops the other Ms, prints
+ * every thread, and lets the Ms go on unless terminal.  A second dump
+ * while one runs does nothing. */
+void gmp_dump(int sig, siginfo_t *si, void *uc, bool terminal);
+/* A fault on the thread that is unwinding a G for the dump goes back to
+ * the dump (which goes on with the next G); else it returns. */
+void gmp_dump_fault(int sig, siginfo_t *si);
+bool gmp_dump_busy(void);
+/* Another thread is dumping: wait like a stopped M, and say so. */
+bool gmp_dump_wait_other(void *uc);
 /* An M asked to stop for a dump (SIGREQ_DUMPSTOP, from the runtime's
  * signal handler): publishes uc and waits until the dump is over. */
 void gmp_dump_serve_stop(void *uc);

@@ -2,6 +2,7 @@
  * every G (gdump.c), counters (stats.c) and the hooks that let valgrind
  * and the sanitizers follow G switches (sanitizer.c).  Started once the
  * scheduler runs, and again in a fork child. */
+#include "dumpsig.h"
 #include "fork.h"
 #include "gdump.h"
 #include "insight.h"
@@ -14,6 +15,7 @@ void gmp_insight_init(void)
 	gmp_sanitizer_init();
 	gmp_stats_init();
 	gmp_dump_init();
+	gmp_dumpsig_init();
 	gmp_schedtrace_start();
 }
 

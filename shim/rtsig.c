@@ -14,6 +14,7 @@
 #include "cancel.h"
 #include "compat/debug.h"
 #include "compat/realsym.h"
+#include "dumpsig.h"
 #include "gdump.h"
 #include "gsignal.h"
 #include "lock.h"
