@@ -18,12 +18,15 @@
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
+#include "shim/rtfd.h"
 #include "shim/sys.h"
 #include "shim/syscall.h"
 
 GMP_EXPORT int close(int fd)
 {
 	GMP_CANCEL_POINT;
+	if (gmp_rtfd_is(fd))
+		return (int)gmp_ret(-EBADF); /* the runtime's: never the program's to close */
 	gmp_netpoll_close(fd, true);
 	return (int)gmp_ret(gmp_syscall(SYS_close, fd, 0, 0));
 }
@@ -40,11 +43,36 @@ static void close_in_range(int fd, struct polldesc *pd, void *arg)
 		gmp_netpoll_close(fd, true);
 }
 
+/* close_range over [first, last] less the runtime's fds: the kernel's
+ * call on each stretch between them. */
+static long close_range_around(unsigned first, unsigned last, int flags)
+{
+	int ours[GMP_RTFD_MAX];
+	int n = gmp_rtfd_list(ours);
+	unsigned lo = first;
+	for (int i = 0; i < n && lo <= last; i++) {
+		unsigned fd = (unsigned)ours[i];
+		if (fd < lo || fd > last)
+			continue;
+		if (fd > lo) {
+			long r = gmp_syscall(SYS_close_range, lo, fd - 1, flags);
+			if (r < 0)
+				return r;
+		}
+		if (fd == last)
+			return 0;
+		lo = fd + 1;
+	}
+	return gmp_syscall(SYS_close_range, lo, last, flags);
+}
+
 GMP_EXPORT int close_range(unsigned int first, unsigned int last, int flags)
 {
 	if (!(flags & CLOSE_RANGE_CLOEXEC) && first <= last)
 		gmp_pd_foreach(close_in_range, &(struct range){ first, last });
-	return (int)gmp_ret(gmp_syscall(SYS_close_range, first, last, flags));
+	if (first > last)
+		return (int)gmp_ret(gmp_syscall(SYS_close_range, first, last, flags));
+	return (int)gmp_ret(close_range_around(first, last, flags));
 }
 
 GMP_EXPORT void closefrom(int lowfd)
@@ -73,6 +101,8 @@ static void dup_to(int oldfd, int newfd)
 
 GMP_EXPORT int dup(int fd)
 {
+	if (gmp_rtfd_is(fd))
+		return (int)gmp_ret(-EBADF);
 	long r = gmp_syscall(SYS_dup, fd, 0, 0);
 	if (r >= 0)
 		dup_to(fd, (int)r);
@@ -81,21 +111,32 @@ GMP_EXPORT int dup(int fd)
 
 GMP_EXPORT int dup3(int oldfd, int newfd, int flags)
 {
+	if (gmp_rtfd_is(oldfd))
+		return (int)gmp_ret(-EBADF);
+	/* The number is the program's to take: ours moves away first, and
+	 * stays open under the old number until the dup replaces it. */
+	bool evicted = gmp_rtfd_is(newfd) && oldfd != newfd;
+	if (evicted)
+		gmp_rtfd_evict(newfd);
 	long r = gmp_syscall(SYS_dup3, oldfd, newfd, flags);
 	if (r >= 0)
 		dup_to(oldfd, newfd);
+	else if (evicted)
+		gmp_syscall(SYS_close, newfd, 0, 0); /* closed to the program before, as now */
 	return (int)gmp_ret(r);
 }
 
 GMP_EXPORT int dup2(int oldfd, int newfd)
 {
 	if (oldfd == newfd) /* only checks that oldfd is open */
-		return (int)gmp_ret(gmp_syscall(SYS_fcntl, oldfd, F_GETFD, 0) < 0 ? -EBADF : newfd);
+		return (int)gmp_ret(gmp_rtfd_is(oldfd) || gmp_syscall(SYS_fcntl, oldfd, F_GETFD, 0) < 0 ? -EBADF : newfd);
 	return dup3(oldfd, newfd, 0);
 }
 
 static long do_fcntl(int fd, int cmd, long arg)
 {
+	if (gmp_rtfd_is(fd))
+		return -EBADF; /* the runtime's, as if not open */
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	long r;
 	switch (cmd) {
@@ -137,7 +178,7 @@ GMP_EXPORT int fcntl(int fd, int cmd, ...)
 	if (cmd == F_GETOWN) {
 		/* As glibc: a process group comes back negative, not as an error. */
 		struct f_owner_ex ex;
-		long r = gmp_syscall(SYS_fcntl, fd, F_GETOWN_EX, &ex);
+		long r = gmp_rtfd_is(fd) ? -EBADF : gmp_syscall(SYS_fcntl, fd, F_GETOWN_EX, &ex);
 		if (r < 0)
 			return (int)gmp_ret(r);
 		return ex.type == F_OWNER_PGRP ? -ex.pid : ex.pid;

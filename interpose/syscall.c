@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "shim/futex.h"
@@ -28,6 +30,20 @@ GMP_EXPORT long syscall(long number, ...)
 	if (!gmp_initialized)
 		return gmp_ret(gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	switch (number) {
+	/* Calls that may name the runtime's own fds go through the same
+	 * interposed functions as their libc wrappers (fd_control.c). */
+	case SYS_close:
+		return close((int)a[0]);
+	case SYS_close_range:
+		return close_range((unsigned)a[0], (unsigned)a[1], (int)a[2]);
+	case SYS_dup:
+		return dup((int)a[0]);
+	case SYS_dup2:
+		return dup2((int)a[0], (int)a[1]);
+	case SYS_dup3:
+		return dup3((int)a[0], (int)a[1], (int)a[2]);
+	case SYS_fcntl:
+		return fcntl((int)a[0], (int)a[1], a[2]);
 	case SYS_futex:
 		return gmp_ret(gmp_sys_futex((uint32_t *)a[0], (int)a[1], (uint32_t)a[2],
 					     (const struct timespec *)a[3], (uint32_t *)a[4], (uint32_t)a[5]));

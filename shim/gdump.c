@@ -429,14 +429,6 @@ static const char *signame(int sig)
 	}
 }
 
-static int open_output(void)
-{
-	if (dump_file[0] == '\0')
-		return 2;
-	long fd = gmp_syscall(SYS_open, dump_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	return fd < 0 ? 2 : (int)fd;
-}
-
 /* The dump itself; the world is stopped around it. */
 /* Whether sp is on one of self's own stacks: g0's, or its signal stack
  * (gsigstack.c), where the handler runs when it lands on g0. */
@@ -510,7 +502,7 @@ static void dump_world(struct dumprun *r)
 	struct m *self = r->self;
 	stop_the_world(self, terminal);
 
-	int fd = open_output();
+	int fd = ob_open(dump_file);
 	struct outbuf ob;
 	ob_init(&ob, fd);
 	const char *name = signame(sig);

@@ -14,6 +14,7 @@
 #include "lock.h"
 #include "netpoll.h"
 #include "proc.h"
+#include "rtfd.h"
 #include "runtime.h"
 #include "sema.h"
 #include "sys.h"
@@ -37,20 +38,32 @@ static long sys(long nr, long a, long b, long c, long d)
 	return gmp_syscall6(nr, a, b, c, d, 0, 0);
 }
 
+/* Under initlock, with no epoll instance.  Its fds are the runtime's
+ * (rtfd.c): high numbers the program's calls cannot close or replace. */
+static void netpoll_create(void)
+{
+	int e = (int)sys(SYS_epoll_create1, EPOLL_CLOEXEC, 0, 0, 0);
+	int b = (int)sys(SYS_eventfd2, 0, EFD_NONBLOCK | EFD_CLOEXEC, 0, 0);
+	if (e < 0 || b < 0)
+		gmp_throw("netpoll: cannot create the epoll instance");
+	e = gmp_rtfd_adopt(e);
+	b = gmp_rtfd_adopt(b);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = BREAK_TOKEN };
+	if (sys(SYS_epoll_ctl, e, EPOLL_CTL_ADD, b, (long)&ev) < 0)
+		gmp_throw("netpoll: cannot create the epoll instance");
+	breakfd = b;
+	gmp_rtfd_owner(b, &breakfd);
+	__atomic_store_n(&epfd, e, __ATOMIC_RELEASE);
+	gmp_rtfd_owner(e, &epfd);
+}
+
 static void netpoll_init(void)
 {
 	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) >= 0)
 		return;
 	lock(&initlock);
-	if (epfd < 0) {
-		int e = (int)sys(SYS_epoll_create1, EPOLL_CLOEXEC, 0, 0, 0);
-		int b = (int)sys(SYS_eventfd2, 0, EFD_NONBLOCK | EFD_CLOEXEC, 0, 0);
-		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = BREAK_TOKEN };
-		if (e < 0 || b < 0 || sys(SYS_epoll_ctl, e, EPOLL_CTL_ADD, b, (long)&ev) < 0)
-			gmp_throw("netpoll: cannot create the epoll instance");
-		breakfd = b;
-		__atomic_store_n(&epfd, e, __ATOMIC_RELEASE);
-	}
+	if (epfd < 0)
+		netpoll_create();
 	unlock(&initlock);
 }
 
@@ -67,17 +80,20 @@ static void clock_arm(void)
 static void clock_open(void)
 {
 	int fd = (int)sys(SYS_timerfd_create, CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC, 0, 0);
+	if (fd >= 0)
+		fd = gmp_rtfd_adopt(fd);
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = CLOCK_TOKEN };
 	if (fd < 0 || sys(SYS_epoll_ctl, epfd, EPOLL_CTL_ADD, fd, (long)&ev) < 0) {
 		/* Realtime deadlines then notice a clock change only when
 		 * someone next looks at the timers (at the latest, at the
 		 * deadline the clock had before). */
 		if (fd >= 0)
-			sys(SYS_close, fd, 0, 0, 0);
+			gmp_rtfd_close(fd);
 		gmp_unsupported("watching CLOCK_REALTIME for changes (timerfd): realtime deadlines see a clock change late");
 		return;
 	}
 	clockfd = fd;
+	gmp_rtfd_owner(fd, &clockfd);
 	clock_arm();
 }
 
@@ -234,16 +250,52 @@ int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t 
 	return r == ETIMEDOUT || r == EINTR ? r : 0;
 }
 
+static void readd(int fd, struct polldesc *pd, void *arg);
+
+/* Under initlock (or in a fork child): a new epoll instance, eventfd and
+ * timerfd with every polled fd registered again.  Used by a fork child,
+ * whose instance is the parent's, and when a raw system call closed one
+ * of ours behind the interposed calls' back (gmp_rtfd_close then leaves
+ * the number alone if the program has it now). */
+static void netpoll_rebuild(void)
+{
+	gmp_rtfd_close(epfd);
+	gmp_rtfd_close(breakfd);
+	epfd = breakfd = -1;
+	netpoll_create();
+	gmp_pd_foreach(readd, NULL);
+	/* The timerfd is shared with a fork's parent too, and a clock change
+	 * is reported to one reader only. */
+	if (clockfd >= 0) {
+		gmp_rtfd_close(clockfd);
+		clockfd = -1;
+		clock_open();
+	}
+}
+
+/* Our epoll instance or eventfd is gone (EBADF) or the number is another
+ * file now (EINVAL): rebuilt once, not polled in a loop. */
+static void netpoll_lost(int fd)
+{
+	lock(&initlock);
+	if (fd == epfd || fd == breakfd) {
+		gmp_unsupported("a raw close of the runtime's epoll descriptors: rebuilt");
+		netpoll_rebuild();
+	}
+	unlock(&initlock);
+}
+
 struct g *gmp_netpoll(int64_t delay)
 {
 	if (__atomic_load_n(&epfd, __ATOMIC_ACQUIRE) < 0)
 		return NULL;
 	struct epoll_event evs[128];
+	int ep = __atomic_load_n(&epfd, __ATOMIC_ACQUIRE);
 	long n = -ENOSYS;
 	if (delay > 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED)) {
 		/* ns resolution: a timer due in 100 us must not sleep 1 ms. */
 		struct timespec ts = { delay / 1000000000LL, delay % 1000000000LL };
-		n = gmp_syscall6(SYS_epoll_pwait2, epfd, (long)evs, 128, (long)&ts, 0, 8);
+		n = gmp_syscall6(SYS_epoll_pwait2, ep, (long)evs, 128, (long)&ts, 0, 8);
 		if (n == -ENOSYS)
 			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);
 	}
@@ -257,7 +309,11 @@ struct g *gmp_netpoll(int64_t delay)
 			ms = 1; /* epoll_wait's resolution: a short timer wakes up to 1 ms late */
 		else
 			ms = delay > 1000000000LL ? 1000 : (int)(delay / 1000000);
-		n = sys(SYS_epoll_wait, epfd, (long)evs, 128, ms);
+		n = sys(SYS_epoll_wait, ep, (long)evs, 128, ms);
+	}
+	if (n == -EBADF || n == -EINVAL) {
+		netpoll_lost(ep);
+		return NULL;
 	}
 	struct g *list = NULL;
 	for (long i = 0; i < n; i++) {
@@ -303,7 +359,12 @@ void gmp_netpoll_wake_before(int64_t when)
 	if (__atomic_exchange_n(&breakpending, 1, __ATOMIC_ACQ_REL))
 		return;
 	uint64_t one = 1;
-	sys(SYS_write, breakfd, (long)&one, sizeof one, 0);
+	int b = __atomic_load_n(&breakfd, __ATOMIC_ACQUIRE);
+	long r = sys(SYS_write, b, (long)&one, sizeof one, 0);
+	if (r == -EBADF || r == -EINVAL) {
+		netpoll_lost(b);
+		__atomic_store_n(&breakpending, 0, __ATOMIC_RELEASE);
+	}
 }
 
 static void readd(int fd, struct polldesc *pd, void *arg)
@@ -345,16 +406,5 @@ void netpoll_fork(enum gmp_fork_phase phase)
 	breakpending = 0;
 	if (epfd < 0)
 		return;
-	sys(SYS_close, epfd, 0, 0, 0);
-	sys(SYS_close, breakfd, 0, 0, 0);
-	epfd = breakfd = -1;
-	netpoll_init();
-	gmp_pd_foreach(readd, NULL);
-	/* The timerfd is shared with the parent too, and a clock change is
-	 * reported to one reader only. */
-	if (clockfd >= 0) {
-		sys(SYS_close, clockfd, 0, 0, 0);
-		clockfd = -1;
-		clock_open();
-	}
+	netpoll_rebuild();
 }

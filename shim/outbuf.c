@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <sys/syscall.h>
 
 #include "outbuf.h"
@@ -105,4 +106,31 @@ void ob_dur(struct outbuf *ob, int64_t ns)
 		ob_char(ob, (char)('0' + s % 10));
 		ob_char(ob, 's');
 	}
+}
+
+int ob_open(const char *pattern)
+{
+	if (pattern == NULL || pattern[0] == '\0')
+		return 2;
+	char path[600];
+	size_t n = 0;
+	for (const char *p = pattern; *p && n < sizeof path - 24; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			char digits[12];
+			int k = 0;
+			for (unsigned long v = (unsigned long)gmp_syscall(SYS_getpid, 0, 0, 0); k == 0 || v; v /= 10)
+				digits[k++] = (char)('0' + v % 10);
+			while (k > 0)
+				path[n++] = digits[--k];
+			p++;
+		} else if (p[0] == '%' && p[1] == '%') {
+			path[n++] = '%';
+			p++;
+		} else {
+			path[n++] = *p;
+		}
+	}
+	path[n] = '\0';
+	long fd = gmp_syscall(SYS_open, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	return fd < 0 ? 2 : (int)fd;
 }

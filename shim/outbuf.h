@@ -19,6 +19,11 @@ static inline void ob_init(struct outbuf *ob, int fd)
 	ob->n = 0;
 }
 
+/* A report's destination (GMP_STATS_FILE, GMP_DUMP_FILE): the file named
+ * by pattern, with %p the process ID (children that inherit the setting
+ * write their own file) and %% a percent sign, opened for appending; 2
+ * (stderr) for an empty pattern or a file that cannot be opened. */
+int ob_open(const char *pattern);
 void ob_flush(struct outbuf *ob);
 void ob_str(struct outbuf *ob, const char *s);
 void ob_char(struct outbuf *ob, char c);

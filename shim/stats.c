@@ -100,14 +100,10 @@ static void print_stats(void)
 	struct gmp_pcounters c;
 	sum_all(&c);
 	struct outbuf ob;
-	long fd = 2;
-	if (stats_file[0] != '\0')
-		fd = gmp_syscall(SYS_open, stats_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		fd = 2;
+	int fd = ob_open(stats_file);
 	/* One write of the whole report (it fits the buffer): reports of
 	 * processes exiting together do not interleave in the file. */
-	ob_init(&ob, (int)fd);
+	ob_init(&ob, fd);
 	ob_str(&ob, "gmpshim stats: gomaxprocs=");
 	ob_dec(&ob, sched.gomaxprocs);
 	ob_char(&ob, '\n');
