@@ -7,6 +7,7 @@
  * (malloc's tcache for the DTV), and a scheduler on g0 has only a stale FS
  * base, possibly belonging to a G running elsewhere. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -18,13 +19,15 @@
 #include "compat/realsym.h"
 #include "compat/tls.h"
 #include "fork.h"
-#include "gsigstack.h"
+#include "globrunq.h"
 #include "gsignal.h"
+#include "gsigstack.h"
 #include "insight.h"
 #include "lock.h"
 #include "mstart.h"
 #include "proc.h"
 #include "robust.h"
+#include "runq.h"
 #include "runtime.h"
 #include "stack.h"
 #include "sys.h"
@@ -115,6 +118,43 @@ static void *mstart(void *arg)
 	return NULL;
 }
 
+/* An M whose thread could not be made, kept for the next newm: the
+ * kernel refuses threads when the program has lowered RLIMIT_NPROC (haproxy
+ * sets it to 0 once it runs, so that nothing can fork), or when memory or
+ * pids run out.  Under the template thread's newmlock. */
+static struct m *unspawned;
+
+/* The thread for mp could not be made: its P goes back (its queued Gs to
+ * the global queue, for the Ms there are), the runtime runs on with the Ms
+ * it has, and mp waits for the next newm. */
+static void spawn_failed(struct m *mp, int err)
+{
+	gmp_unsupported(err == EAGAIN ? "no OS thread for a new M (RLIMIT_NPROC, or the kernel's limits): "
+					"runs on the Ms it has"
+				      : "no OS thread for a new M: runs on the Ms it has");
+	struct p *pp = mp->nextp;
+	mp->nextp = NULL;
+	if (pp) {
+		lock(&sched.lock);
+		bool inherit;
+		struct g *gp;
+		while ((gp = runqget(pp, &inherit)))
+			globrunqput(gp);
+		pidleput(pp);
+		unlock(&sched.lock);
+	}
+	if (mp->spinning) {
+		mp->spinning = false;
+		__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
+	}
+	lock(&newmlock);
+	if (unspawned == NULL)
+		unspawned = mp;
+	else
+		mp->gone = true; /* one kept is enough; this region stays unused */
+	unlock(&newmlock);
+}
+
 static void spawn(struct m *mp)
 {
 	pthread_attr_t attr;
@@ -126,12 +166,17 @@ static void spawn(struct m *mp)
 	int err = os_thread_create(&t, &attr, mstart, mp);
 	pthread_attr_destroy(&attr);
 	if (err != 0)
-		gmp_throw("newm: the real pthread_create failed");
+		spawn_failed(mp, err);
 }
 
 void newm(struct p *pp, bool spinning)
 {
-	struct m *mp = allocm();
+	lock(&newmlock);
+	struct m *mp = unspawned;
+	unspawned = NULL;
+	unlock(&newmlock);
+	if (mp == NULL)
+		mp = allocm();
 	mp->nextp = pp;
 	mp->spinning = spinning;
 	lock(&newmlock);
