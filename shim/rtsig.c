@@ -36,11 +36,10 @@ static struct sigaction user_act; /* the program's action for gmp_preemptsig */
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc);
 static bool sigsend_on(int sig, struct m *mp, enum gmp_sigreq req);
 
-void gmp_rtsig_init(void)
+/* The runtime's handler on sig, which no thread blocks from now on; the
+ * action it replaces in *old. */
+static void install_on(int sig, struct sigaction *old)
 {
-	gmp_textmap_refresh();
-	gmp_pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
-	cookie = (uint32_t)(gmp_nanotime() * 2654435761u) | 1;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_runtime_signal;
@@ -50,9 +49,17 @@ void gmp_rtsig_init(void)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
+	real_sigaction(sig, &sa, old);
+	gmp_sig_unblockable(sig, true);
+}
+
+void gmp_rtsig_init(void)
+{
+	gmp_textmap_refresh();
+	gmp_pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	cookie = (uint32_t)(gmp_nanotime() * 2654435761u) | 1;
 	/* The program may have set its action before we started. */
-	real_sigaction(gmp_preemptsig, &sa, &user_act);
-	gmp_sig_unblockable(gmp_preemptsig, true);
+	install_on(gmp_preemptsig, &user_act);
 }
 
 static struct mutex movelock;
@@ -87,15 +94,8 @@ bool gmp_rtsig_move(int sig, struct sigaction *prev)
 		unlock(&movelock);
 		return false;
 	}
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_runtime_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
 	struct sigaction was = user_act;
-	real_sigaction(to, &sa, &user_act);
-	gmp_sig_unblockable(to, true);
+	install_on(to, &user_act);
 	__atomic_store_n(&gmp_preemptsig, to, __ATOMIC_RELEASE);
 	gmp_sig_unblockable(sig, false);
 	*prev = was;
