@@ -26,12 +26,6 @@
 static int32_t nrealtime; /* queued realtime timers, all Ps; atomic */
 static int64_t skew;      /* unit tests: added to CLOCK_REALTIME */
 
-int64_t gmp_nanotime(void)
-{
-	struct timespec ts;
-	gmp_clock_gettime(CLOCK_MONOTONIC, &ts); /* vDSO: no errno, no TLS */
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int64_t gmp_realtime(void)
 {
