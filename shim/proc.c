@@ -36,7 +36,8 @@
  *     -> a wait-queue bucket (sema.c, waitq.c)
  *     -> a P's timer lock (timer.c)
  *     -> sched.lock -> sched.gflock
- * The registry lock and the new-M lock nest inside any of these and take
+ * The registry lock, the new-M lock and the runtime-fd lock (rtfd.c, taken
+ * inside the netpoller's init lock) nest inside any of these and take
  * none; the robust-mutex list lock and the signal trampoline's lock are
  * taken alone.  Runtime locks block the M (lock.c): they are held for a
  * few instructions, never across a park, a system call or a call into

@@ -32,6 +32,7 @@ bool gmp_preemptsig_fixed;
 int gmp_pid;
 static uint32_t cookie;
 static struct sigaction user_act; /* the program's action for gmp_preemptsig */
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc);
 static bool sigsend_on(int sig, struct m *mp, enum gmp_sigreq req);
@@ -48,7 +49,6 @@ static void install_on(int sig, struct sigaction *old)
 	 * handler must run on the stack of the G it interrupted. */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask);
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
 	real_sigaction(sig, &sa, old);
 	gmp_sig_unblockable(sig, true);
 }
@@ -58,6 +58,7 @@ void gmp_rtsig_init(void)
 	gmp_textmap_refresh();
 	gmp_pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
 	cookie = (uint32_t)(gmp_nanotime() * 2654435761u) | 1;
+	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))gmp_dlsym_next("sigaction");
 	/* The program may have set its action before we started. */
 	install_on(gmp_preemptsig, &user_act);
 }
@@ -68,7 +69,6 @@ static struct mutex movelock;
  * the dump's, highest first; 0: none. */
 static int free_rtsig(void)
 {
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) = gmp_dlsym_next("sigaction");
 	for (int s = SIGRTMAX; s >= SIGRTMIN; s--) {
 		struct sigaction cur;
 		if (gmp_dump_signal_owned(s) || real_sigaction(s, NULL, &cur) != 0)
