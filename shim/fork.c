@@ -15,6 +15,7 @@
 #include "proc.h"
 #include "registry.h"
 #include "robust.h"
+#include "rtfd.h"
 #include "runtime.h"
 #include "sigwake.h"
 #include "sys.h"
@@ -26,7 +27,11 @@ static void for_all(enum gmp_fork_phase phase)
 {
 	/* In the runtime's lock order (proc.c).  Wake-ups deferred by signal handlers are dropped in the child;
 	 * sysmon restarts last, on a rebuilt scheduler. */
+	if (phase == FORK_CHILD)
+		rtfd_fork(phase); /* the child's netpoller rebuilds its fds next */
 	netpoll_fork(phase);
+	if (phase != FORK_CHILD)
+		rtfd_fork(phase); /* nests inside the netpoller's init lock */
 	waitq_fork(phase);
 	mapkind_fork(phase);
 	robust_fork(phase);

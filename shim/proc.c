@@ -41,7 +41,9 @@
  * none; the robust-mutex list lock and the signal trampoline's lock are
  * taken alone.  Runtime locks block the M (lock.c): they are held for a
  * few instructions, never across a park, a system call or a call into
- * libc.  fork.c takes every one of them, in this order, before fork. */
+ * libc.  fork.c takes every one of them, in this order, before fork.
+ * (The runtime-fd lock is taken after the init lock and reset in the
+ * child before it.) */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
+#include "fork.h"
 #include "lock.h"
 #include "rtfd.h"
 #include "sys.h"
@@ -162,4 +163,14 @@ void gmp_rtfd_evict(int fd)
 		 * still reaches our file. */
 	}
 	unlock(&rtfdlock);
+}
+
+void rtfd_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE)
+		lock(&rtfdlock);
+	else if (phase == FORK_PARENT)
+		unlock(&rtfdlock);
+	else
+		rtfdlock = (struct mutex){ 0 };
 }

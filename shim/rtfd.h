@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 
+#include "fork.h"
+
 /* Moves fd (just created, close-on-exec) to a high number, out of the way
  * of the program's, and remembers it.  Returns the new number, or fd
  * itself if it could not be moved.  Any context holding no runtime lock
@@ -29,5 +31,9 @@ void gmp_rtfd_evict(int fd);
 /* Each runtime fd registers the variable that holds its number, so that
  * an eviction can update it. */
 void gmp_rtfd_owner(int fd, int *where);
+
+/* Its lock across fork: taken after the netpoller's (before the fork),
+ * reset in the child before the netpoller rebuilds its fds there. */
+void rtfd_fork(enum gmp_fork_phase phase);
 
 #endif
