@@ -14,6 +14,7 @@
  * takes run the handler where they landed: at once in a G's context, as
  * the kernel would have run it; on g0 with the M's own TLS. */
 #include <signal.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <ucontext.h>
 
@@ -25,6 +26,7 @@
 #include "runtime.h"
 #include "sigtramp.h"
 #include "sigwake.h"
+#include "sys.h"
 
 static struct sigaction actions[65]; /* the program's, for every signal */
 static struct mutex actlock;
@@ -44,9 +46,43 @@ void gmp_sigtramp_unlock(void)
 	unlock(&actlock);
 }
 
-static void call_handler(int sig, siginfo_t *si, void *uc)
+/* SA_RESETHAND, done here rather than by the kernel: the instance that
+ * runs the handler claims it, and the action becomes SIG_DFL, ours and
+ * the kernel's, before the handler runs, as the kernel would do.  An
+ * instance that finds it claimed meets the default action. */
+static bool claim_oneshot(int sig, struct sigaction *copy)
 {
 	struct sigaction *a = &actions[sig];
+	void *h = __atomic_load_n((void **)&a->sa_handler, __ATOMIC_ACQUIRE);
+	if (h == (void *)SIG_DFL || h == (void *)SIG_IGN ||
+	    !__atomic_compare_exchange_n((void **)&a->sa_handler, &h, (void *)SIG_DFL, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return false;
+	*copy = *a;
+	copy->sa_handler = (void (*)(int))h;
+	a->sa_flags &= ~(SA_SIGINFO | SA_RESETHAND);
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		uint64_t mask;
+	} dfl = { (void *)SIG_DFL, 0, NULL, 0 };
+	gmp_syscall6(SYS_rt_sigaction, sig, (long)&dfl, 0, 8, 0, 0);
+	return true;
+}
+
+static void call_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction oneshot, *a = &actions[sig];
+	if (__builtin_expect(a->sa_flags & SA_RESETHAND, 0)) {
+		if (!claim_oneshot(sig, &oneshot)) {
+			/* Claimed by another instance: the default action, now
+			 * the kernel's. */
+			gmp_syscall(SYS_tgkill, gmp_pid, gmp_syscall(SYS_gettid, 0, 0, 0), sig);
+			return;
+		}
+		a = &oneshot;
+	}
 	/* While a handler of the program runs, sem_post defers its wake-ups
 	 * instead of taking locks this thread may hold (sigwake.c). */
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
