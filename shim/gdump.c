@@ -130,26 +130,17 @@ void gmp_dump_serve_stop(void *uc)
 	__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
 }
 
-/* Whether the thread is running user code rather than sleeping in a
- * system call (the kernel's own view, for a dump the program survives). */
-static bool thread_running(int tid)
+/* Whether a stop request can reach the thread unseen by the program: it
+ * runs user code, or sleeps in a call the kernel restarts after the
+ * runtime's handler (SA_RESTART), which then gives the dump every
+ * register.  A signal landing in any other call (poll, epoll_wait,
+ * nanosleep) would end it with EINTR. */
+static bool stoppable(int tid)
 {
-	char path[64];
-	struct outbuf ob;
-	ob_init(&ob, -1);
-	ob_str(&ob, "/proc/self/task/");
-	ob_dec(&ob, tid);
-	ob_str(&ob, "/syscall");
-	ob_char(&ob, '\0');
-	memcpy(path, ob.buf, ob.n < sizeof path ? ob.n : sizeof path);
-	path[sizeof path - 1] = '\0';
-	long fd = gmp_syscall(SYS_open, path, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	char buf[16];
-	long n = gmp_syscall(SYS_read, fd, buf, sizeof buf);
-	gmp_syscall(SYS_close, fd, 0, 0);
-	return n >= 7 && memcmp(buf, "running", 7) == 0;
+	long nr, args[6];
+	uintptr_t sp, pc;
+	int k = gmp_task_syscall(tid, &nr, args, &sp, &pc);
+	return k == 0 || (k == 1 && gmp_task_restartable(nr, args));
 }
 
 static void ask_stop(struct m *mp)
@@ -191,7 +182,7 @@ static void stop_the_world(struct m *self, bool terminal)
 			struct g *gp = load_acq(&mp->curg);
 			/* A G sysmon rescued runs user code again until its
 			 * next call into the runtime: stopped like any other. */
-			if (gp && ((load_acq(&gp->status) == G_SYSCALL && !gp->rescued) || !thread_running(mp->tid)))
+			if (gp && ((load_acq(&gp->status) == G_SYSCALL && !gp->rescued) || !stoppable(mp->tid)))
 				continue;
 		}
 		ask_stop(mp);
@@ -257,19 +248,17 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 {
 	long nr = -1;
 	uintptr_t regs[3] = { 0, 0, 0 };
-	int k = mp ? gmp_task_syscall(mp->tid, &nr, &regs[1], &regs[0]) : -ESRCH;
+	int k = mp ? gmp_task_syscall(mp->tid, &nr, NULL, &regs[1], &regs[0]) : -ESRCH;
 	if (k == 1 || k == 2) {
 		ob_str(ob, k == 1 ? "  (blocked in the kernel, system call " : "  (stopped in the kernel");
 		if (k == 1)
 			ob_dec(ob, nr);
 		ob_str(ob, ", pc=");
 		ob_hex(ob, regs[0]);
-		/* The kernel gives no frame pointer: a call sysmon rescued kept
-		 * the one of that very point; one the runtime made is unwound
-		 * from where the G entered it, which has all the frames above. */
-		if (st == G_SYSCALL && gp->syscallsp == regs[1]) {
-			regs[2] = gp->syscallbp;
-		} else if (st == G_SYSCALL && !gp->rescued && gp->syscallpc) {
+		/* The kernel gives no frame pointer: a call the runtime made is
+		 * unwound from where the G entered it, which has all the frames
+		 * above; any other from the kernel's sp and pc alone. */
+		if (st == G_SYSCALL && !gp->rescued && gp->syscallpc) {
 			regs[0] = gp->syscallpc;
 			regs[1] = gp->syscallsp;
 			regs[2] = gp->syscallbp;
@@ -559,6 +548,12 @@ void gmp_dump_fault(int sig, siginfo_t *si)
 bool gmp_dump_busy(void)
 {
 	return load_acq(&dumping) != 0;
+}
+
+bool gmp_dumping_here(void)
+{
+	int busy = load_acq(&dumping);
+	return busy != 0 && busy == now_tid();
 }
 
 bool gmp_dump_wait_other(void *uc)

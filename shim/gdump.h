@@ -22,6 +22,8 @@ void gmp_dump(int sig, siginfo_t *si, void *uc, bool terminal);
  * the dump (which goes on with the next G); else it returns. */
 void gmp_dump_fault(int sig, siginfo_t *si);
 bool gmp_dump_busy(void);
+/* This very thread is dumping (a handler nested in the dump's). */
+bool gmp_dumping_here(void);
 /* Another thread is dumping: wait like a stopped M, and say so. */
 bool gmp_dump_wait_other(void *uc);
 /* An M asked to stop for a dump (SIGREQ_DUMPSTOP, from the runtime's

@@ -20,6 +20,7 @@
 #include "arch.h"
 #include "cancel.h"
 #include "compat/tls.h"
+#include "gdump.h"
 #include "gsignal.h"
 #include "gsigstack.h"
 #include "preempt.h"
@@ -27,6 +28,7 @@
 #include "rtsig.h"
 #include "runtime.h"
 #include "sys.h"
+#include "syscall.h"
 #include "textmap.h"
 #include "timer.h"
 
@@ -55,25 +57,36 @@ void preemptone(struct p *pp)
 	gmp_sigsend(mp, SIGREQ_PREEMPT);
 }
 
-/* The M's side of a preemption request (proc.go: doSigPreempt). */
+/* The M's side of a preemption request (proc.go: doSigPreempt).  Also
+ * sent to an M whose G runs user code without the P sysmon took from it
+ * (rescue.c): at an async-safe point it takes one back now, or waits in
+ * the global queue for one, as exitsyscall's slow path does. */
 void gmp_preempt_signal(void *ucv)
 {
 	struct g *gp = gmp_signal_g(ucv);
 	struct m *mp = gp ? gp->m : gmp_signal_g0(ucv);
 	if (mp)
 		__atomic_store_n(&mp->preemptsent, 0, __ATOMIC_RELEASE);
-	if (gp == NULL)
-		return;
-	if (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) ||
-	    __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+	/* A thread that is dumping must not move (it may be running
+	 * libunwind, which the pc test takes for the program's code). */
+	if (gp == NULL || gmp_dumping_here())
 		return;
 	uintptr_t pc, sp;
 	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
+	/* Only in the program's own code: runtime code under this handler
+	 * must not see its G's state change, nor park. */
 	if (!gmp_pc_async_safe(pc))
 		return; /* it yields at its next preemption point */
-	gp->preempt = 0;
-	if (gmp_nothing_else(mp->p))
-		return; /* it would only be resumed at once */
+	gmp_checkp(mp);
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
+	bool rescued = st == G_SYSCALL && gp->rescued;
+	if (!rescued && (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) || st != G_RUNNING || mp->p == NULL))
+		return;
+	if (!rescued) {
+		gp->preempt = 0;
+		if (gmp_nothing_else(mp->p))
+			return; /* it would only be resumed at once */
+	}
 	/* The handler runs with every signal blocked; the next G on this M
 	 * must run with its own mask, not that one. */
 	ucontext_t *uc = ucv;
@@ -81,15 +94,20 @@ void gmp_preempt_signal(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
-	/* A handler let in by that (the dump's, waiting for the loader's
-	 * lock) may have been taken for a blocking call by sysmon, and the G
-	 * put in a system call, its P handed off: then it stays there. */
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
-		return;
-	/* To the global queue, behind everything queued locally (proc.go:
-	 * gopreempt_m). */
-	mp->p->ctr.preempts++;
-	mcall(gosched_m, NULL);
+	if (rescued) {
+		exitsyscall();
+	} else {
+		/* A handler let in by that (the dump's, waiting for the
+		 * loader's lock) may have lost the P to sysmon while it slept:
+		 * then the G goes on without one. */
+		gmp_checkp(mp);
+		if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+			return;
+		/* To the global queue, behind everything queued locally
+		 * (proc.go: gopreempt_m). */
+		mp->p->ctr.preempts++;
+		mcall(gosched_m, NULL);
+	}
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
 	getg()->m->sigmask = mask;
@@ -108,6 +126,6 @@ void gmp_preempt_yield(void)
 	if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
 		gmp_cancel_act();
 	gp->preempt = 0;
-	gp->m->p->ctr.preempts++;
+	gmp_getp()->ctr.preempts++;
 	gosched();
 }

@@ -259,6 +259,8 @@ static void ready_on(struct m *mp, struct g *gp)
 		gmp_foreign_ready(gp); /* it blocks its own thread: no run queue */
 		return;
 	}
+	if (mp->curg)
+		gmp_checkp(mp);
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
 	if (mp->p) {
 		runqput(mp->p, gp, true);
@@ -713,6 +715,8 @@ void gmp_ready_on(struct m *mp, struct g *gp)
 
 void gmp_ready_list(struct m *mp, struct g *list)
 {
+	if (mp && mp->curg)
+		gmp_checkp(mp);
 	if (mp == NULL || mp->p == NULL) {
 		injectglist(list);
 		return;

@@ -1,38 +1,48 @@
 /* Rescuing a P from a blocking call the shim never saw: glibc's own
  * futexes (malloc's arenas, stdio's locks), fread on a pipe, a raw
- * syscall.  Such an M holds its P while it sleeps in the kernel, and the
- * Gs queued behind it wait.
+ * `syscall` instruction in a static library or liburing's io_uring_enter.
+ * Such an M holds its P while it sleeps in the kernel, and the Gs queued
+ * behind it wait.
  *
  * Detection (sysmon): a P still P_RUNNING whose schedtick has not moved
  * for a tick is either running user code or blocked.  sysmon reads the
  * M's /proc/self/task/<tid>/syscall: "running", or the system call it
- * sleeps in with its arguments and pc.  If it sleeps in a call that the
- * kernel restarts after a SA_RESTART handler (so the program never sees
- * EINTR), outside the shim's own code, sysmon queues the preemption
- * signal to that M, tagged with a cookie so it is never mistaken for the
- * program's own.
+ * sleeps in with its arguments, sp and pc.
  *
- * Hand-off (the M, in the signal handler): only the M itself can safely
- * give up its P.  The handler checks that it interrupted the G on its own
- * stack, running, with a P, outside the shim, at the syscall instruction
- * the kernel is about to restart; then it does what the G would have done
- * had the call been interposed: entersyscall.  sysmon retakes the P at its
- * next tick.  The G carries on in user code without a P once the call
- * returns, until its next entry into the shim takes one back
- * (gmp_getp, entersyscall). */
+ * Taking the P (sysmon), without touching the call: no signal, so no
+ * call ever ends in EINTR because of us, whatever it is.  Only the M may
+ * change its own state, so sysmon proves the M did not run while it
+ * decided, Dekker-style with the kernel as the fence: it reads the
+ * thread's context-switch counts, sees it asleep in the call (the kernel
+ * reports that only of a task that is off its CPU), raises m->pstolen to
+ * PSTOLEN_PENDING, sees it asleep in the same call again and reads the
+ * same counts.  A thread that ran in between either switched out again
+ * (the counts moved) or is not asleep now; one that did not run has not
+ * looked at pstolen since before the first look, and will see it before
+ * it uses its P again, since every way back into the runtime goes through
+ * gmp_checkp.  Then one CAS, PENDING to TAKEN, decides the race with an
+ * M that woke meanwhile (its gmp_checkp CASes PENDING back to NONE and
+ * keeps the P); the winner sysmon hands the P off at once.
+ *
+ * The M, once back (gmp_rescue_ack): its G is in G_SYSCALL with no P, as
+ * if it had called entersyscall before the call, and carries on in user
+ * code until its next entry into the runtime (gmp_getp, entersyscall) or
+ * the next preemption signal takes a P back (exitsyscall's slow path).
+ *
+ * Not taken: an M asleep at a pc inside the shim (the runtime's own locks
+ * and notes: like Go's runtime locks, held for a few instructions with the
+ * P's state in hand; every call of the shim's that may block goes through
+ * entersyscall, so its P is taken the ordinary way), a G that is not
+ * simply running (parking, exiting, already rescued), a G in a handler of
+ * the program's that interrupted the shim's code, a foreign thread. */
 #include <errno.h>
 #include <fcntl.h>
-#include <link.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+#include <sys/time.h>
 
-#include "arch.h"
+#include "preempt.h"
 #include "rescue.h"
 #include "rtsig.h"
 #include "runtime.h"
@@ -43,7 +53,8 @@
 
 void gmp_rescue_fork(struct m *mp)
 {
-	mp->rescue = 0;
+	mp->pstolen = PSTOLEN_NONE;
+	mp->rescuelook = 0;
 }
 
 /* --- sysmon's side --- */
@@ -66,10 +77,7 @@ static long hex(const char **s)
 	return v;
 }
 
-/* Calls the kernel restarts after a SA_RESTART handler, with the
- * arguments that decide it (futex waits without a timeout; socket calls
- * without SO_RCVTIMEO/SO_SNDTIMEO). */
-static bool restartable(long nr, const long *a)
+bool gmp_task_restartable(long nr, const long *a)
 {
 	switch (nr) {
 	case SYS_futex: {
@@ -138,7 +146,7 @@ static long read_task_file(int tid, const char *file, char *buf, size_t size)
 	return n;
 }
 
-int gmp_task_syscall(int tid, long *nr, uintptr_t *sp, uintptr_t *pc)
+int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc)
 {
 	char buf[256];
 	long n = read_task_file(tid, "syscall", buf, sizeof buf);
@@ -157,8 +165,11 @@ int gmp_task_syscall(int tid, long *nr, uintptr_t *sp, uintptr_t *pc)
 	while (*s && *s != ' ')
 		s++;
 	/* "nr a1 .. a6 sp pc", or "-1 sp pc". */
-	for (int i = 0; i < (outside ? 0 : 6); i++)
-		hex(&s);
+	for (int i = 0; i < (outside ? 0 : 6); i++) {
+		long a = hex(&s);
+		if (args)
+			args[i] = a;
+	}
 	*sp = (uintptr_t)hex(&s);
 	*pc = (uintptr_t)hex(&s);
 	return outside ? 2 : 1;
@@ -178,56 +189,106 @@ static enum probe probe_stat(int tid)
 	return s && s[1] == ' ' && s[2] == 'R' ? PROBE_USER : PROBE_UNKNOWN;
 }
 
+/* The thread's voluntary plus involuntary context switches, or -errno:
+ * a count that moves whenever it leaves a CPU. */
+static long switches(int tid)
+{
+	char buf[2048];
+	long n = read_task_file(tid, "status", buf, sizeof buf);
+	if (n < 0)
+		return n;
+	long total = 0;
+	int seen = 0;
+	for (const char *s = buf; (s = strstr(s, "ctxt_switches:")) != NULL; seen++) {
+		s += sizeof "ctxt_switches:" - 1;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		long v = 0;
+		while (*s >= '0' && *s <= '9')
+			v = v * 10 + (*s++ - '0');
+		total += v;
+	}
+	return seen == 2 ? total : -EIO;
+}
+
+/* One look at what tid is doing: a blocked call's number, arguments, sp
+ * and pc in a[0..8]. */
+static enum probe look(int tid, long a[9])
+{
+	uintptr_t sp, pc;
+	int k = gmp_task_syscall(tid, &a[0], &a[1], &sp, &pc);
+	if (k == -EACCES)
+		return probe_stat(tid);
+	if (k == 0)
+		return PROBE_USER; /* "running": in user mode (or about to be) */
+	if (k != 1)
+		return PROBE_UNKNOWN; /* stopped outside a system call, or unreadable */
+	a[7] = (long)sp;
+	a[8] = (long)pc;
+	return PROBE_BLOCKED;
+}
+
 /* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
- * it is doing; if it sleeps in a call we can rescue it from, signals it. */
+ * it is doing; if it sleeps in a call outside the runtime, takes its P
+ * and hands it off. */
 enum probe gmp_rescue_probe(struct p *pp)
 {
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
-	char buf[256];
-	long n = read_task_file(mp->tid, "syscall", buf, sizeof buf);
-	if (n == -EACCES)
-		return probe_stat(mp->tid);
-	if (n <= 0)
-		return PROBE_UNKNOWN;
-	if (buf[0] == 'r')
-		return PROBE_USER; /* "running": in user mode (or about to be) */
-	if (buf[0] < '0' || buf[0] > '9')
-		return PROBE_UNKNOWN; /* "-1": stopped outside a system call */
-	const char *s = buf;
-	long nr = 0;
-	while (*s >= '0' && *s <= '9')
-		nr = nr * 10 + (*s++ - '0');
-	long a[8];
-	for (int i = 0; i < 8; i++)
-		a[i] = hex(&s);
-	if (gmp_pc_in_shim((uintptr_t)a[7]) || !restartable(nr, a))
+	long before = switches(mp->tid);
+	long a[9], again[9];
+	enum probe what = look(mp->tid, a);
+	if (what != PROBE_BLOCKED || before < 0)
+		return what;
+	if (gmp_pc_in_shim((uintptr_t)a[8]))
 		return PROBE_BLOCKED;
-	mp->rescue_nr = nr;
-	__atomic_store_n(&mp->rescue, 1, __ATOMIC_RELEASE);
-	gmp_sigsend(mp, SIGREQ_RESCUE);
+	/* The M is off its CPU: what it left in memory stays as it is. */
+	struct g *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
+	if (gp == NULL || (gp->flags & G_FOREIGN) || __atomic_load_n(&mp->p, __ATOMIC_ACQUIRE) != pp ||
+	    __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) != G_RUNNING || gp->rescued || gp->shimhandlers ||
+	    __atomic_load_n(&mp->pstolen, __ATOMIC_ACQUIRE) != PSTOLEN_NONE)
+		return PROBE_BLOCKED;
+	mp->stolensp = (uintptr_t)a[7];
+	mp->stolenpc = (uintptr_t)a[8];
+	__atomic_store_n(&mp->pstolen, PSTOLEN_PENDING, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	bool still = look(mp->tid, again) == PROBE_BLOCKED && memcmp(a, again, sizeof a) == 0 &&
+		     switches(mp->tid) == before;
+	uint32_t want = PSTOLEN_PENDING;
+	if (!__atomic_compare_exchange_n(&mp->pstolen, &want, still ? PSTOLEN_TAKEN : PSTOLEN_NONE, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+	    !still)
+		return PROBE_UNKNOWN; /* it woke: it keeps its P */
+	/* The P is sysmon's: its M will not touch it again (gmp_rescue_ack). */
+	pp->m = NULL;
+	pp->syscalltick++;
+	pp->ctr.handoffs++;
+	__atomic_store_n(&pp->status, P_IDLE, __ATOMIC_RELEASE);
+	handoffp(pp);
 	return PROBE_RESCUED;
 }
 
-/* --- the M's side --- */
-
-void gmp_rescue_signal(void *uc)
+/* sysmon: an M whose P was taken and whose G runs user code again without
+ * one (it has not entered the runtime since): a preemption request makes
+ * it take a P back, or wait for one (gmp_preempt_signal). */
+void gmp_rescue_stragglers(int64_t now)
 {
-	struct g *gp = gmp_signal_g(uc);
-	if (gp == NULL)
-		return;
-	struct m *mp = gp->m;
-	if (mp == NULL || !__atomic_exchange_n(&mp->rescue, 0, __ATOMIC_ACQ_REL))
-		return;
-	uintptr_t pc, sp;
-	gmp_arch_signal_pc_sp(uc, &pc, &sp);
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL || gmp_pc_in_shim(pc))
-		return;
-	if (!gmp_arch_signal_at_syscall(uc, mp->rescue_nr))
-		return; /* the call returned before the signal landed */
-	if (entersyscall()) {
-		gp->rescued = true;
-		gmp_arch_signal_regs(uc, &gp->syscallpc, &gp->syscallsp, &gp->syscallbp);
+	for (struct m *mp = __atomic_load_n(&gmp_allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink) {
+		if (mp->tid == 0 || mp->gone)
+			continue;
+		struct g *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
+		bool loose = __atomic_load_n(&mp->pstolen, __ATOMIC_ACQUIRE) == PSTOLEN_TAKEN ||
+			     (gp && __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_SYSCALL && gp->rescued);
+		if (!loose || gmp_asyncpreemptoff)
+			continue;
+		/* One look per slice: a /proc read each. */
+		if (now - mp->rescuelook < gmp_timeslice_ns)
+			continue;
+		mp->rescuelook = now;
+		long a[9];
+		if (look(mp->tid, a) != PROBE_USER)
+			continue; /* still in the kernel: nothing to take back yet */
+		gmp_sigsend(mp, SIGREQ_PREEMPT);
 	}
 }

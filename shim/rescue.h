@@ -7,12 +7,14 @@
 enum probe {
 	PROBE_UNKNOWN,  /* could not tell */
 	PROBE_USER,     /* running in user mode */
-	PROBE_RESCUED,  /* asleep in a restartable call: asked to let go of its P */
-	PROBE_BLOCKED,  /* asleep in a call that cannot be rescued */
+	PROBE_RESCUED,  /* asleep in a call outside the runtime: its P was handed off */
+	PROBE_BLOCKED,  /* asleep where its P cannot be taken */
 };
 void gmp_rescue_fork(struct m *mp);
+/* sysmon, off any P: pp is P_RUNNING and has not scheduled for a tick. */
 enum probe gmp_rescue_probe(struct p *pp);
-/* The rescue request's handler, on the M asked to let go of its P. */
-void gmp_rescue_signal(void *uc);
+/* sysmon: asks Ms running user code without the P they lost to come back
+ * for one, once per time slice. */
+void gmp_rescue_stragglers(int64_t now);
 
 #endif

@@ -19,7 +19,6 @@
 #include "gsignal.h"
 #include "lock.h"
 #include "preempt.h"
-#include "rescue.h"
 #include "rtsig.h"
 #include "runtime.h"
 #include "sigwake.h"
@@ -160,7 +159,6 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		uint64_t *kmask = (uint64_t *)(void *)&((ucontext_t *)uc)->uc_sigmask;
 		*kmask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 		gmp_dump_serve_stop(uc);
-		gmp_rescue_signal(uc);
 		gmp_sigmask_idle_signal(uc);
 		struct g *gp = gmp_signal_g(uc);
 		if (gp && gmp_sig_deliverable(gp))

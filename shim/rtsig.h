@@ -9,7 +9,7 @@
 
 #include "runtime.h"
 
-enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_RESCUE = 2, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5,
+enum gmp_sigreq { SIGREQ_PREEMPT = 1, SIGREQ_DELIVER = 3, SIGREQ_IDLEMASK = 4, SIGREQ_DUMPSTOP = 5,
 		  SIGREQ_CANCEL = 6 };
 
 extern int gmp_preemptsig;      /* GMP_PREEMPTSIG; atomic once the runtime runs */

@@ -135,6 +135,7 @@ struct g {
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
+	uint32_t shimhandlers;    /* the program's handlers running on top of the shim's code */
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
@@ -233,8 +234,9 @@ struct m {
 	uintptr_t g0_sp;          /* g0's saved context while a G runs */
 
 	/* Rescue from a blocking call the shim never saw (rescue.c). */
-	uint32_t rescue;          /* sysmon asked this M to give up its P */
-	long rescue_nr;           /* ... while blocked in this system call */
+	uint32_t pstolen;         /* enum pstolen: sysmon is taking, or took, p */
+	uintptr_t stolenpc, stolensp; /* where the call it slept in was made */
+	int64_t rescuelook;       /* sysmon's last look at it running without a P */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */

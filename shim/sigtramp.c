@@ -27,6 +27,7 @@
 #include "sigtramp.h"
 #include "sigwake.h"
 #include "sys.h"
+#include "textmap.h"
 
 static struct sigaction actions[65]; /* the program's, for every signal */
 static struct mutex actlock;
@@ -84,13 +85,23 @@ static void call_handler(int sig, siginfo_t *si, void *uc)
 		a = &oneshot;
 	}
 	/* While a handler of the program runs, sem_post defers its wake-ups
-	 * instead of taking locks this thread may hold (sigwake.c). */
+	 * instead of taking locks this thread may hold (sigwake.c).  One that
+	 * runs on top of the runtime's own code, which may hold its P's state
+	 * in registers, must not lose the P to sysmon (rescue.c). */
+	struct g *gp = gmp_signal_g(uc);
+	uintptr_t pc, sp;
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	bool overshim = gp && gmp_pc_in_shim(pc);
+	if (overshim)
+		__atomic_add_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
 		a->sa_handler(sig);
 	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
+	if (overshim)
+		__atomic_sub_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A signal the kernel raises for what this very thread did: it must be

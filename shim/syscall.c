@@ -35,6 +35,8 @@ bool entersyscall(void)
 	gmp_preempt_point();
 	/* A G that sysmon rescued from an unseen blocking call is back in
 	 * user code: it takes a P again before this call. */
+	if (gp->m)
+		gmp_checkp(gp->m);
 	if (__builtin_expect(gp->rescued, 0))
 		exitsyscall();
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
@@ -54,6 +56,27 @@ bool entersyscall(void)
 	pp->m = NULL;
 	__atomic_store_n(&pp->status, P_SYSCALL, __ATOMIC_RELEASE);
 	return true;
+}
+
+void gmp_rescue_ack(struct m *mp)
+{
+	uint32_t want = PSTOLEN_PENDING;
+	if (__atomic_compare_exchange_n(&mp->pstolen, &want, PSTOLEN_NONE, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return; /* sysmon's proof fails now: the P stays */
+	if (want != PSTOLEN_TAKEN)
+		return;
+	/* sysmon handed the P off: what entersyscall would have left, with
+	 * no oldp to come back to. */
+	struct g *gp = mp->curg;
+	gp->syscallpc = mp->stolenpc;
+	gp->syscallsp = mp->stolensp;
+	gp->syscallbp = 0;
+	casgstatus(gp, G_RUNNING, G_SYSCALL);
+	gp->rescued = true;
+	mp->p = NULL;
+	mp->oldp = NULL;
+	__atomic_store_n(&mp->pstolen, PSTOLEN_NONE, __ATOMIC_RELEASE);
 }
 
 /* On g0: no P could be had; queue the G globally and park the M until a P

@@ -24,11 +24,29 @@ long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5,
 long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 #define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
+/* m->pstolen: sysmon taking the P of an M asleep in a call the shim never
+ * saw (rescue.c). */
+enum pstolen { PSTOLEN_NONE = 0, PSTOLEN_PENDING = 1, PSTOLEN_TAKEN = 2 };
+
+/* On mp, from its G or a signal handler on it: sysmon began or finished
+ * taking its P.  Keeps the P if sysmon has not decided yet; else puts the
+ * G in G_SYSCALL without a P, as if it had entered the call itself. */
+void gmp_rescue_ack(struct m *mp);
+
+/* Every use of an M's P by its own G starts here: sysmon may have taken
+ * it while the M slept in the kernel. */
+static inline void gmp_checkp(struct m *mp)
+{
+	if (__builtin_expect(__atomic_load_n(&mp->pstolen, __ATOMIC_ACQUIRE) != PSTOLEN_NONE, 0))
+		gmp_rescue_ack(mp);
+}
+
 /* The running G's P.  A G still in a syscall (a call nested in another,
- * or one the M was rescued from by sysmon) takes a P back first. */
+ * or one whose P sysmon took) takes a P back first. */
 static inline struct p *gmp_getp(void)
 {
 	struct g *gp = getg();
+	gmp_checkp(gp->m);
 	if (__builtin_expect(__atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_SYSCALL, 0))
 		exitsyscall();
 	return gp->m->p;

@@ -63,10 +63,11 @@ static int retake(int64_t now)
 		uint32_t status = load_acq(&pp->status);
 		if (status == P_RUNNING) {
 			/* No schedule for a whole tick: running user code, or
-			 * blocked in a call we never saw (rescue.c).  Look at the
-			 * M at most once per ms (a /proc read): only an M in user
-			 * mode is sent a preemption request, so that no blocking
-			 * call the kernel would not restart sees EINTR from us. */
+			 * blocked in a call we never saw (rescue.c: its P is
+			 * taken without a signal).  Look at the M at most once per
+			 * ms (a few /proc reads): only an M in user mode is sent a
+			 * preemption request, so that no blocking call sees EINTR
+			 * from us. */
 			uint32_t t = load_acq(&pp->schedtick);
 			if (pd->schedtick != t) {
 				pd->schedtick = t;
@@ -115,6 +116,7 @@ static int retake(int64_t now)
 		n++;
 		handoffp(pp);
 	}
+	gmp_rescue_stragglers(now);
 	return n;
 }
 

@@ -4,9 +4,17 @@
 
 #include <stdint.h>
 
-/* From /proc/self/task/<tid>/syscall: 1 blocked in system call *nr,
- * 2 stopped outside a system call, with its user-mode *sp and *pc for
- * both; 0 running; -errno if unreadable.  Async-signal-safe. */
-int gmp_task_syscall(int tid, long *nr, uintptr_t *sp, uintptr_t *pc);
+#include <stdbool.h>
+
+/* From /proc/self/task/<tid>/syscall: 1 blocked in system call *nr (its
+ * six arguments in args, unless NULL), 2 stopped outside a system call,
+ * with its user-mode *sp and *pc for both; 0 running; -errno if
+ * unreadable.  Async-signal-safe. */
+int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc);
+/* Whether the kernel restarts system call nr with these arguments after
+ * an SA_RESTART handler, so that a signal landing in it goes unseen:
+ * futex waits without a timeout, socket calls without SO_RCVTIMEO or
+ * SO_SNDTIMEO, pipe reads and writes, wait4, flock, F_SETLKW... */
+bool gmp_task_restartable(long nr, const long *args);
 
 #endif

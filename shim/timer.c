@@ -21,6 +21,7 @@
 #include "proc.h"
 #include "runtime.h"
 #include "sema.h"
+#include "syscall.h"
 #include "timer.h"
 
 static int32_t nrealtime; /* queued realtime timers, all Ps; atomic */
@@ -132,6 +133,7 @@ static struct timerheap *heap_of(struct p *pp, const struct gmp_timer *t)
 void gmp_timer_add(struct gmp_timer *t)
 {
 	struct m *mp = getg()->m;
+	gmp_checkp(mp);
 	/* A G that runs without a P (rescued from a blocking call) files
 	 * its timer with the P it left: someone runs that P's timers. */
 	struct p *pp = mp->p ? mp->p : mp->oldp ? mp->oldp : &allp[0];
