@@ -43,6 +43,7 @@ GMP_BENCH(sleepers, 10000);
 GMP_BENCH(poll_pingpong, 20000);
 GMP_BENCH(select_pingpong, 20000);
 GMP_BENCH(cpu_bound, 20000);
+GMP_BENCH(cpu_bound_raw_blocked, 20000);
 GMP_BENCH(pthread_kill_self, 50000);
 
 BENCHMARK_MAIN();

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 
 #include "bodies.h"
 
@@ -40,6 +41,50 @@ void bench_cpu_bound(long iters)
 		pthread_create(&t[i], NULL, worker, (void *)(iters / WORKERS));
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(t[i], NULL);
+}
+
+/* A thread asleep for good in a read the shim never sees: an inline
+ * system call on a pipe made the same way, as a static library or
+ * liburing's wait would be.  Started once, left asleep. */
+static long raw3(long nr, long a1, long a2, long a3)
+{
+	long r;
+#if defined(__x86_64__)
+	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a1), "S"(a2), "d"(a3) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a1, x1 __asm__("x1") = a2, x2 __asm__("x2") = a3;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	r = x0;
+#else
+#error "raw3: no inline system call for this architecture"
+#endif
+	return r;
+}
+
+static void *raw_sleeper(void *arg)
+{
+	(void)arg;
+	int fd[2];
+	char c;
+	if (raw3(SYS_pipe2, (long)fd, 0, 0) == 0)
+		raw3(SYS_read, fd[0], (long)&c, 1);
+	return NULL;
+}
+
+static void start_raw_sleeper(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, raw_sleeper, NULL);
+	pthread_detach(t);
+}
+
+/* cpu_bound's work while another thread sleeps in a raw system call: with
+ * 2 Ps, a P kept by that call would halve the throughput. */
+void bench_cpu_bound_raw_blocked(long iters)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, start_raw_sleeper);
+	bench_cpu_bound(iters);
 }
 
 static volatile int handled;
