@@ -2,11 +2,24 @@
  * pthread_getcpuclockid hands out.
  *
  * The kernel counts CPU time per OS thread, that is per M, across every G
- * the M runs.  A G's own time is the sum of its M's CPU time over the
- * intervals it ran, read when it switches in and out (execute).  Those are
- * two more system calls per switch, so the accounting starts only when
- * the program first asks for a thread CPU clock: a clock counts from then
- * on, which is what interval measurements need.
+ * the M runs, and reading it is a system call (no vDSO for thread clocks).
+ * So a switch reads only the wall clock (vDSO): each G is charged the wall
+ * time it ran, and the M's CPU clock is read once per epoch, which ends
+ * when a G reads its own clock or after EPOCH_NS of the M's waking time.
+ * The epoch's rate, the M's CPU time over its waking wall time, converts
+ * the wall time each G ran in it: the kernel's CPU time shared among the
+ * Gs the M ran, in proportion to how long each ran.  Time the M slept is
+ * left out of the epoch: idle (stopm, a netpoll wait) and calls that
+ * lasted over LONGCALL_NS between entersyscall and exitsyscall (a blocked
+ * read; its few microseconds of kernel CPU go to the epoch as a whole).
+ * A G that reads its own clock ends its M's epoch first, so it reads the
+ * kernel's count for the M's time since the last one, shared exactly as
+ * run; time it ran on other Ms in their still open epochs is converted at
+ * their last known rate.  A G never referenced by an M: a G's pending
+ * wall names the M and epoch (Ms are never freed, Gs are).
+ *
+ * Accounting starts when the program first asks for a thread CPU clock:
+ * a clock counts from then on, which is what interval measurements need.
  *
  * pthread_getcpuclockid names a G through a slot number in a clock ID the
  * kernel would reject (clock type 3 does not exist), so IDs of ours and
@@ -21,6 +34,7 @@
 #include "lock.h"
 #include "runtime.h"
 #include "sys.h"
+#include "timer.h"
 
 int gmp_cpuclock_on;
 
@@ -50,42 +64,141 @@ static int64_t m_cputime(int tid)
 	return ts_ns(&ts);
 }
 
+#define EPOCH_NS 2000000LL  /* the M's CPU clock read at most this often per M */
+#define RATE_ONE 65536      /* rates are CPU ns per wall ns in 16.16 */
+#define NRATES 8            /* closed epochs whose rate an M keeps */
+
+/* The rate of mp's epoch e: exact once it closed (and is among the last
+ * NRATES), else the M's last known rate. */
+static uint32_t rate_of(struct m *mp, uint64_t e)
+{
+	uint64_t cur = __atomic_load_n(&mp->epoch, __ATOMIC_ACQUIRE);
+	if (e < cur && cur - e <= NRATES)
+		return __atomic_load_n(&mp->rates[e % NRATES], __ATOMIC_RELAXED);
+	return cur ? __atomic_load_n(&mp->rates[(cur - 1) % NRATES], __ATOMIC_RELAXED) : RATE_ONE;
+}
+
+static int64_t at_rate(int64_t wall, uint32_t rate)
+{
+	return (int64_t)(((__int128)wall * rate) >> 16);
+}
+
+/* gp's wall time of an earlier epoch becomes CPU time. */
+static void settle(struct g *gp)
+{
+	if (gp->cpuwall == 0)
+		return;
+	__atomic_add_fetch(&gp->cputime, at_rate(gp->cpuwall, rate_of(gp->cpum, gp->cpuepoch)), __ATOMIC_RELAXED);
+	gp->cpuwall = 0;
+}
+
+/* gp ran wall ns on mp in its open epoch. */
+static void charge(struct m *mp, struct g *gp, int64_t wall)
+{
+	if (gp->cpum != mp || gp->cpuepoch != mp->epoch) {
+		settle(gp);
+		gp->cpum = mp;
+		gp->cpuepoch = mp->epoch;
+	}
+	gp->cpuwall += wall;
+}
+
+/* Ends mp's epoch: its rate from the kernel's CPU clock.  On mp. */
+static void close_epoch(struct m *mp, int64_t now)
+{
+	int64_t cpu = m_cputime(0);
+	int64_t wall = now - mp->wallstart - mp->wallpaused;
+	int64_t used = cpu - mp->cpustart;
+	uint32_t rate = RATE_ONE;
+	if (wall > 0 && used < wall)
+		rate = used > 0 ? (uint32_t)((used << 16) / wall) : 0;
+	__atomic_store_n(&mp->rates[mp->epoch % NRATES], rate, __ATOMIC_RELAXED);
+	__atomic_store_n(&mp->epoch, mp->epoch + 1, __ATOMIC_RELEASE);
+	mp->cpustart = cpu;
+	mp->wallstart = now;
+	mp->wallpaused = 0;
+}
+
 void gmp_cpuclock_in(struct m *mp)
 {
-	mp->cpumark = m_cputime(0);
+	int64_t now = gmp_nanotime();
+	if (mp->cpustart == 0) {
+		mp->cpustart = m_cputime(0);
+		mp->wallstart = now;
+		mp->wallpaused = 0;
+	}
+	__atomic_store_n(&mp->cpuin, now, __ATOMIC_RELEASE);
 }
 
 void gmp_cpuclock_out(struct m *mp, struct g *gp)
 {
-	if (mp->cpumark)
-		__atomic_add_fetch(&gp->cputime, m_cputime(0) - mp->cpumark, __ATOMIC_RELAXED);
-	mp->cpumark = 0;
+	if (mp->cpuin == 0)
+		return;
+	int64_t now = gmp_nanotime();
+	charge(mp, gp, now - mp->cpuin);
+	__atomic_store_n(&mp->cpuin, 0, __ATOMIC_RELEASE);
+	if (now - mp->wallstart - mp->wallpaused > EPOCH_NS)
+		close_epoch(mp, now);
 }
 
-/* The CPU time of gp so far.  A G running on another M adds that M's time
- * since it switched in, read without stopping it: a close value. */
-static int64_t gcputime(struct g *gp)
+void gmp_cpuclock_slept(struct m *mp, int64_t min_ns)
 {
-	__atomic_store_n(&gmp_cpuclock_on, 1, __ATOMIC_RELAXED);
-	int64_t t = __atomic_load_n(&gp->cputime, __ATOMIC_RELAXED);
+	int64_t d = gmp_nanotime() - mp->pausedsince;
+	mp->pausedsince = 0;
+	if (d < min_ns)
+		return;
+	mp->wallpaused += d;
+	if (mp->cpuin)
+		__atomic_store_n(&mp->cpuin, mp->cpuin + d, __ATOMIC_RELEASE);
+}
+
+/* The CPU time of gp so far.  Its own: exact up to its runs on other Ms in
+ * epochs still open there.  Another G's, read without stopping it: what
+ * it ran at the rates known so far. */
+static int64_t gcputime_now(struct g *gp)
+{
 	if (gp == getg()) {
 		/* In the shim the G cannot move to another M. */
 		struct m *mp = gp->m;
-		int64_t now = m_cputime(0);
-		if (!mp->cpumark)
-			mp->cpumark = now; /* accounting starts now */
-		return t + now - mp->cpumark;
+		if (mp->cpuin == 0) {
+			gmp_cpuclock_in(mp); /* accounting starts now */
+		} else {
+			int64_t now = gmp_nanotime();
+			charge(mp, gp, now - mp->cpuin);
+			mp->cpuin = now;
+			close_epoch(mp, now);
+		}
+		settle(gp);
+		return __atomic_load_n(&gp->cputime, __ATOMIC_RELAXED);
 	}
+	int64_t t = __atomic_load_n(&gp->cputime, __ATOMIC_RELAXED);
+	struct m *pm = __atomic_load_n(&gp->cpum, __ATOMIC_ACQUIRE);
+	if (pm)
+		t += at_rate(__atomic_load_n(&gp->cpuwall, __ATOMIC_RELAXED),
+			     rate_of(pm, __atomic_load_n(&gp->cpuepoch, __ATOMIC_RELAXED)));
 	struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
-	if (mp == NULL)
-		return t;
-	int64_t mark = __atomic_load_n(&mp->cpumark, __ATOMIC_ACQUIRE);
-	if (mark && __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE) == mp) {
-		int64_t now = m_cputime(mp->tid);
-		if (now > mark)
-			t += now - mark;
+	int64_t in = mp ? __atomic_load_n(&mp->cpuin, __ATOMIC_ACQUIRE) : 0;
+	if (in && __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) == gp) {
+		int64_t now = gmp_nanotime();
+		if (now > in)
+			t += at_rate(now - in, rate_of(mp, __atomic_load_n(&mp->epoch, __ATOMIC_ACQUIRE)));
 	}
 	return t;
+}
+
+/* The CPU time of gp so far.  Its own: exact up to its runs on other Ms in
+ * epochs still open there.  Another G's, read without stopping it: what
+ * it ran at the rates known so far.  An estimate a later exact rate
+ * undercuts is held until the clock passes it, as a clock never goes back. */
+static int64_t gcputime(struct g *gp)
+{
+	__atomic_store_n(&gmp_cpuclock_on, 1, __ATOMIC_RELAXED);
+	int64_t t = gcputime_now(gp);
+	int64_t seen = __atomic_load_n(&gp->cpuseen, __ATOMIC_RELAXED);
+	while (t > seen && !__atomic_compare_exchange_n(&gp->cpuseen, &seen, t, 0, __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+		;
+	return t > seen ? t : seen;
 }
 
 static struct g **slotp(uint32_t i)

@@ -236,14 +236,18 @@ bool stopm(struct m *mp, int64_t deadline)
 		if (ns < 0)
 			ns = 0;
 	}
+	gmp_cpuclock_sleep(mp);
 	if (!notetsleep(&mp->park, ns)) {
 		lock(&sched.lock);
 		bool unlinked = munlink_idle(mp);
 		unlock(&sched.lock);
-		if (unlinked)
+		if (unlinked) {
+			gmp_cpuclock_wake(mp, 0);
 			return false;
+		}
 		notesleep(&mp->park); /* a startm picked us just now */
 	}
+	gmp_cpuclock_wake(mp, 0);
 	noteclear(&mp->park);
 	acquirep(mp, mp->nextp);
 	mp->nextp = NULL;
@@ -553,7 +557,9 @@ top:
 		gmp_sigmask_idle(mp);
 		gmp_netpoll_set_until(next);
 		int64_t delay = next < 0 ? -1 : next - gmp_nanotime();
+		gmp_cpuclock_sleep(mp);
 		struct g *list = gmp_netpoll(next < 0 ? -1 : delay > 0 ? delay : 0);
+		gmp_cpuclock_wake(mp, 0);
 		gmp_netpoll_set_until(0);
 		__atomic_store_n(&sched.lastpoll, gmp_nanotime(), __ATOMIC_RELEASE);
 		if (acquireidlep(mp)) {
@@ -629,7 +635,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
 	gmp_altstack_drop(mp);
 	gmp_san_after_switch(mp->asan_fake);
-	if (cpuclock || mp->cpumark)
+	if (cpuclock || mp->cpuin)
 		gmp_cpuclock_out(mp, gp);
 	g0_after_switch(mp, gp);
 }

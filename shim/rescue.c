@@ -12,15 +12,15 @@
  * Taking the P (sysmon), without touching the call: no signal, so no
  * call ever ends in EINTR because of us, whatever it is.  Only the M may
  * change its own state, so sysmon proves the M did not run while it
- * decided, Dekker-style with the kernel as the fence: it reads the
- * thread's context-switch counts, sees it asleep in the call (the kernel
- * reports that only of a task that is off its CPU), raises m->pstolen to
- * PSTOLEN_PENDING, sees it asleep in the same call again and reads the
- * same counts.  A thread that ran in between either switched out again
- * (the counts moved) or is not asleep now; one that did not run has not
- * looked at pstolen since before the first look, and will see it before
- * it uses its P again, since every way back into the runtime goes through
- * gmp_checkp.  Then one CAS, PENDING to TAKEN, decides the race with an
+ * decided, Dekker-style with the kernel as the fence: having seen it
+ * asleep in a call, it reads the thread's context-switch counts, checks
+ * the M's state, raises m->pstolen to PSTOLEN_PENDING, sees it asleep in
+ * the same call again (the kernel reports that only of a task that is off
+ * its CPU) and reads the same counts.  A thread that was on a CPU at any
+ * time in between left it again (the counts moved) or is not asleep now;
+ * one that was not has neither changed its state nor looked at pstolen
+ * meanwhile, and will see pstolen before it uses its P again, since every
+ * way back into the runtime goes through gmp_checkp.  Then one CAS, PENDING to TAKEN, decides the race with an
  * M that woke meanwhile (its gmp_checkp CASes PENDING back to NONE and
  * keeps the P); the winner sysmon hands the P off at once.
  *
@@ -236,14 +236,15 @@ enum probe gmp_rescue_probe(struct p *pp)
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
-	long before = switches(mp->tid);
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
-	if (what != PROBE_BLOCKED || before < 0)
+	if (what != PROBE_BLOCKED || gmp_pc_in_shim((uintptr_t)a[8]))
 		return what;
-	if (gmp_pc_in_shim((uintptr_t)a[8]))
+	/* From here to the last look the M is proven off its CPU: what it
+	 * left in memory stays as it is. */
+	long before = switches(mp->tid);
+	if (before < 0)
 		return PROBE_BLOCKED;
-	/* The M is off its CPU: what it left in memory stays as it is. */
 	struct g *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
 	if (gp == NULL || (gp->flags & G_FOREIGN) || __atomic_load_n(&mp->p, __ATOMIC_ACQUIRE) != pp ||
 	    __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) != G_RUNNING || gp->rescued || gp->shimhandlers ||

@@ -149,6 +149,10 @@ struct g {
 	struct gmp_fwdinfo fwd[64];
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
+	struct m *cpum;           /* ... plus cpuwall ns run in epoch cpuepoch of cpum, */
+	uint64_t cpuepoch;        /*     at that epoch's rate once it is known */
+	int64_t cpuwall;
+	int64_t cpuseen;          /* the most its clock has read: it never goes back */
 	uint32_t clockslot;       /* its pthread_getcpuclockid slot, 0: none */
 
 	/* Cancellation and exit (cancel.c, compat/unwind_exit.c).  The
@@ -250,7 +254,15 @@ struct m {
 	void *dump_uc;            /* its interrupted context while a dump holds it */
 	uint32_t dump_ack;        /* it stopped for a dump (gdump.c) */
 	void *asan_fake;          /* ASan fake stack of g0 across a switch */
-	int64_t cpumark;          /* its CPU time when curg switched in; 0: not counting */
+	/* CPU accounting (cpuclock.c): an epoch of the M's CPU time, shared
+	 * among the Gs it ran by their wall-clock run time. */
+	int64_t cpuin;            /* wall when curg switched in; 0: not counting */
+	int64_t cpustart;         /* the M's CPU time at the epoch's start; 0: none yet */
+	int64_t wallstart;        /* wall at the epoch's start */
+	int64_t wallpaused;       /* ... of which spent asleep (idle, long calls) */
+	int64_t pausedsince;      /* asleep since; 0: awake */
+	uint64_t epoch;           /* the open epoch's number */
+	uint32_t rates[8];        /* CPU per wall ns (16.16) of epochs epoch-8..epoch-1 */
 };
 
 struct sched {

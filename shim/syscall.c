@@ -12,6 +12,7 @@
 #include "cancel.h"
 #include "compat/debug.h"
 #include "compat/tls.h"
+#include "cpuclock.h"
 #include "globrunq.h"
 #include "lock.h"
 #include "netpoll.h"
@@ -55,6 +56,7 @@ bool entersyscall(void)
 	mp->p = NULL;
 	pp->m = NULL;
 	__atomic_store_n(&pp->status, P_SYSCALL, __ATOMIC_RELEASE);
+	gmp_cpuclock_sleep(mp);
 	return true;
 }
 
@@ -111,6 +113,7 @@ void exitsyscall(void)
 		return;
 	gp->rescued = false;
 	struct m *mp = gp->m;
+	gmp_cpuclock_wake(mp, GMP_CPUCLOCK_LONGCALL_NS);
 	struct p *pp = mp->oldp;
 	mp->oldp = NULL;
 	uint32_t want = P_SYSCALL;

@@ -77,6 +77,9 @@ static void greset(struct g *gp)
 	gp->rawrobustlen = 0;
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
+	gp->shimhandlers = 0;
+	gp->cputime = gp->cpuwall = gp->cpuseen = 0;
+	gp->cpum = NULL;
 }
 
 int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start)(void *), void *arg)
