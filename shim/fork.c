@@ -19,6 +19,7 @@
 #include "runtime.h"
 #include "sigwake.h"
 #include "sys.h"
+#include "syscall.h"
 #include "sysmon.h"
 #include "timer.h"
 #include "waitq.h"
@@ -46,6 +47,10 @@ static void for_all(enum gmp_fork_phase phase)
 
 static void prepare(void)
 {
+	/* The child has only this M: it must hold its P for real, not one
+	 * sysmon took while it slept in a call the shim never saw. */
+	if (getg())
+		gmp_getp();
 	for_all(FORK_PREPARE);
 }
 
