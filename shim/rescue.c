@@ -231,14 +231,14 @@ static enum probe look(int tid, long a[9])
 /* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
  * it is doing; if it sleeps in a call outside the runtime, takes its P
  * and hands it off. */
-enum probe gmp_rescue_probe(struct p *pp)
+enum probe gmp_rescue_probe(struct p *pp, bool take)
 {
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
-	if (what != PROBE_BLOCKED || gmp_pc_in_shim((uintptr_t)a[8]))
+	if (what != PROBE_BLOCKED || !take || gmp_pc_in_shim((uintptr_t)a[8]))
 		return what;
 	/* From here to the last look the M is proven off its CPU: what it
 	 * left in memory stays as it is. */

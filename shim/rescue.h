@@ -11,8 +11,9 @@ enum probe {
 	PROBE_BLOCKED,  /* asleep where its P cannot be taken */
 };
 void gmp_rescue_fork(struct m *mp);
-/* sysmon, off any P: pp is P_RUNNING and has not scheduled for a tick. */
-enum probe gmp_rescue_probe(struct p *pp);
+/* sysmon, off any P: pp is P_RUNNING and has not scheduled for a tick.
+ * take: hand the P off if its M sleeps in a call outside the runtime. */
+enum probe gmp_rescue_probe(struct p *pp, bool take);
 /* sysmon: asks Ms running user code without the P they lost to come back
  * for one, once per time slice. */
 void gmp_rescue_stragglers(int64_t now);

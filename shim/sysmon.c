@@ -85,7 +85,13 @@ static int retake(int64_t now)
 			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
 			if (gp && gmp_sig_deliverable(gp))
 				gmp_sigsend(mp, SIGREQ_DELIVER);
-			enum probe what = gmp_rescue_probe(pp);
+			/* As for a P in a syscall (below): nothing queued behind
+			 * a sleeping M and an M free to take new work, the P
+			 * stays, but not forever. */
+			bool take = !runqempty(pp) ||
+				    load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0 ||
+				    now - pd->schedwhen >= SYSCALL_RETAKE_NS;
+			enum probe what = gmp_rescue_probe(pp, take);
 			if (what == PROBE_RESCUED)
 				n++;
 			else if (what == PROBE_USER && overdue)
