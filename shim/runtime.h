@@ -82,6 +82,7 @@ struct gmp_altstack {
 #define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
 #define G_C11 0x4        /* made by thrd_create: its start routine returns int */
 #define G_FOREIGN 0x8    /* stands in for a thread that is no G (foreign.c) */
+#define G_COLD 0x10      /* free, its stack's pages given back to the kernel (gfree.c) */
 
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
