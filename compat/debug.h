@@ -10,6 +10,7 @@ struct gmp_debug {
 	int verbose; /* GMPDEBUG=verbose=1: one line per unsupported call */
 	int schedtrace;  /* GMPDEBUG=schedtrace=N: a scheduler line every N ms */
 	int scheddetail; /* GMPDEBUG=scheddetail=1: and one per P, M and G */
+	int noguardinstall; /* GMPDEBUG=guardinstall=0: stacks as on a kernel without MADV_GUARD_INSTALL */
 };
 extern struct gmp_debug gmp_debug;
 

@@ -142,6 +142,9 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "scheddetail") == 0) {
 			if (parse_int("GMPDEBUG scheddetail", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.scheddetail = v;
+		} else if (strcmp(item, "guardinstall") == 0) {
+			if (parse_int("GMPDEBUG guardinstall", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.noguardinstall = !v;
 		} else {
 			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
 		}

@@ -276,6 +276,23 @@ long gmp_futex_cmp_requeue_pi(uint32_t *uaddr, int nwake, uint32_t *uaddr2, int 
 	return err ? err : woken + moved;
 }
 
+struct deadowner {
+	struct semroot *root;
+	int tid;
+	struct g *waiter; /* the PI waiter of the word found */
+};
+
+static bool owned_by(struct g *h, void *arg)
+{
+	struct deadowner *d = arg;
+	uint32_t *uaddr = (uint32_t *)h->waitaddr;
+	struct g *w = pi_head(d->root, uaddr);
+	if (w == NULL || TID(__atomic_load_n(uaddr, __ATOMIC_ACQUIRE)) != d->tid)
+		return false;
+	d->waiter = w;
+	return true;
+}
+
 /* The kernel, at a task's death, gives each PI futex it owns with waiters
  * to the top waiter, who finds FUTEX_OWNER_DIED in the word. */
 void gmp_futex_pi_exit(struct g *gp)
@@ -283,23 +300,16 @@ void gmp_futex_pi_exit(struct g *gp)
 	if (__atomic_load_n(&npiwaiters, __ATOMIC_SEQ_CST) == 0)
 		return;
 	for (int i = 0; i < SEMTAB_SIZE; i++) {
-		struct semroot *root = waitq_bucket(i);
-		struct g *list = NULL;
-		lock(&root->lock);
-		for (struct g *h = root->heads; h; h = h->waitnext) {
-			uint32_t *uaddr = (uint32_t *)h->waitaddr;
-			struct g *w = pi_head(root, uaddr);
-			if (w == NULL || TID(__atomic_load_n(uaddr, __ATOMIC_ACQUIRE)) != gp->tid)
-				continue;
-			hand_to(root, uaddr, w, FUTEX_OWNER_DIED);
-			w->schedlink = list;
-			list = w;
-			break; /* the bucket's lists changed: look at it again */
-		}
-		unlock(&root->lock);
-		if (list) {
-			gmp_semq_ready(list);
-			i--;
+		struct deadowner d = { waitq_bucket(i), gp->tid, NULL };
+		lock(&d.root->lock);
+		struct g *h = waitq_find_head(d.root, owned_by, &d);
+		if (h)
+			hand_to(d.root, (uint32_t *)h->waitaddr, d.waiter, FUTEX_OWNER_DIED);
+		unlock(&d.root->lock);
+		if (h) {
+			d.waiter->schedlink = NULL;
+			gmp_semq_ready(d.waiter);
+			i--; /* the bucket's queues changed: look at it again */
 		}
 	}
 }

@@ -82,6 +82,7 @@ struct gmp_altstack {
 #define G_USERSTACK 0x2  /* runs on a stack from pthread_attr_setstack */
 #define G_C11 0x4        /* made by thrd_create: its start routine returns int */
 #define G_FOREIGN 0x8    /* stands in for a thread that is no G (foreign.c) */
+#define G_COLD 0x10      /* free, its stack's pages given back to the kernel (gfree.c) */
 
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
@@ -124,8 +125,10 @@ struct g {
 	/* Address-keyed wait queue membership (sema.c). */
 	const void *waitaddr;
 	struct g *waitlink;       /* next waiter on the same address */
+	struct g *waitprev;       /* previous one; NULL: the queue head */
 	struct g *waittail;       /* last waiter (valid in the queue head) */
-	struct g *waitnext;       /* next queue head in the same bucket */
+	struct g *waitnext;       /* next queue head in the same chain of the bucket (waitq.c) */
+	struct g **waitpprev;     /* the link that points at this head */
 	uint32_t ticket;          /* condition variable ticket */
 	uint32_t *condlock;       /* the mutex word a condvar waiter relocks (wait morphing) */
 	uint32_t waitbits;        /* futex bit set the G waits with; 0: a PI lock waiter (futex_pi.c) */
@@ -283,10 +286,8 @@ struct sched {
 	struct g *runqhead, *runqtail;
 	int32_t runqsize;
 
-	/* Global free Gs. */
+	/* Guards the global free Gs (gfree.c). */
 	struct mutex gflock;
-	struct g *gfree;
-	int ngfree;
 
 	uint32_t sysmonwait;      /* sysmon sleeps on sysmonnote: every P idle */
 	struct note sysmonnote;

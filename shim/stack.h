@@ -1,4 +1,5 @@
-/* G memory (stack.c): guard, stack, static TLS, TCB and struct g in one mapping. */
+/* G memory (stack.c): guard, stack, static TLS, TCB and struct g in one
+ * mapping, or in one slot of an arena shared with other Gs. */
 #ifndef GMP_STACK_H
 #define GMP_STACK_H
 
@@ -15,6 +16,9 @@ size_t gmp_default_stacksize(void);
 void gmp_guard_pages(void *addr, size_t len);
 /* Where gp's stack starts (its highest usable address). */
 uintptr_t gmp_stack_top(struct g *gp);
+/* Gives the pages of free G gp's stack back to the kernel (its TLS, TCB
+ * and struct g stay): they read as zeros when touched again. */
+void gmp_stack_release(struct g *gp);
 /* Returns gp's whole mapping to the kernel. */
 void gmp_unmap_g(struct g *gp);
 

@@ -17,6 +17,7 @@
 #include "compat/debug.h"
 #include "counters.h"
 #include "fork.h"
+#include "gfree.h"
 #include "gsignal.h"
 #include "insight.h"
 #include "lock.h"
@@ -39,6 +40,9 @@
 #define SYSMON_MAX_NS 10000000LL
 #define SYSCALL_RETAKE_NS 10000000LL /* retake even with nothing queued */
 #define FORCE_POLL_NS 10000000LL
+/* Free Gs whose stack pages one round gives back (~3 us each here): a
+ * round stays short while sysmon also has Ps to watch. */
+#define SCAVENGE_BATCH 256
 
 /* What sysmon saw of each P at its last look. */
 struct sysmontick {
@@ -217,6 +221,10 @@ static void *sysmon(void *arg)
 		gmp_sigwake_sleep(sleep);
 		gmp_sigwake_drain();
 		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
+			/* A program gone idle after a burst of threads gets
+			 * their stack pages back before sysmon sleeps. */
+			while (gfree_scavenge(SCAVENGE_BATCH) > 0)
+				;
 			/* Back to the backed-off pace, as Go's sysmon after its
 			 * sleep: a server woken by each request would otherwise
 			 * poll every 20us all the time, for nothing.  A retake
@@ -237,6 +245,7 @@ static void *sysmon(void *arg)
 			}
 		}
 		int worked = run_timers(now);
+		gfree_scavenge(SCAVENGE_BATCH);
 		if (retake(now) + worked > 0)
 			idle = 0;
 		else

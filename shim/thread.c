@@ -65,7 +65,8 @@ static void greset(struct g *gp)
 	gp->schedlink = gp->regnext = NULL;
 	gp->retval = NULL;
 	gp->waitaddr = NULL;
-	gp->waitlink = gp->waittail = gp->waitnext = NULL;
+	gp->waitlink = gp->waitprev = gp->waittail = gp->waitnext = NULL;
+	gp->waitpprev = NULL;
 	gp->waitreason = WAIT_NONE;
 	gp->timer.index = -1;
 	gp->timer.gp = gp;

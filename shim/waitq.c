@@ -1,6 +1,16 @@
+/* Heads are hashed within their bucket into chains that grow with the
+ * number of addresses waited on: 100,000 sleeping threads each wait on an
+ * address of their own, and a walk over a bucket's heads (what a list of
+ * them cost) made every sleep and every time-out O(n).  Within a queue the
+ * waiters are doubly linked, so a time-out or an interruption in the
+ * middle of 100,000 waiters on one condvar is O(1) too. */
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
 #include "fork.h"
 #include "lock.h"
 #include "runtime.h"
+#include "sys.h"
 #include "waitq.h"
 
 static struct semroot semtable[SEMTAB_SIZE];
@@ -15,65 +25,138 @@ struct semroot *waitq_bucket(int i)
 	return &semtable[i];
 }
 
-static struct g **findhead(struct semroot *root, const void *addr)
+static unsigned nshift(const struct semroot *root)
 {
-	struct g **link = &root->heads;
-	while (*link && (*link)->waitaddr != addr)
-		link = &(*link)->waitnext;
-	return link;
+	return root->chains ? root->shift : WAITQ_INLINE_SHIFT;
+}
+
+/* The bucket index above takes the address modulo a prime; the chains
+ * take the top bits of a multiplicative hash, which that leaves uniform. */
+static struct g **chain(struct semroot *root, const void *addr)
+{
+	unsigned sh = nshift(root);
+	size_t h = (size_t)(((uintptr_t)addr * 0x9e3779b97f4a7c15ull) >> (64 - sh));
+	return root->chains ? &root->chains[h] : &root->inl[h];
+}
+
+static struct g *findhead(struct semroot *root, const void *addr)
+{
+	struct g *gp = *chain(root, addr);
+	while (gp && gp->waitaddr != addr)
+		gp = gp->waitnext;
+	return gp;
 }
 
 struct g *waitq_head(struct semroot *root, const void *addr)
 {
-	return *findhead(root, addr);
+	return findhead(root, addr);
+}
+
+static void chain_insert(struct g **c, struct g *head)
+{
+	head->waitnext = *c;
+	if (*c)
+		(*c)->waitpprev = &head->waitnext;
+	head->waitpprev = c;
+	*c = head;
+}
+
+/* Doubles the chains once a bucket has twice as many addresses as chains.
+ * The bucket lock is held across the mmap: this happens O(log n) times
+ * per bucket over the process's life, and when the kernel says no the
+ * chains just get longer. */
+static void grow(struct semroot *root)
+{
+	unsigned osh = nshift(root), sh = osh + 1;
+	long r = gmp_syscall6(SYS_mmap, 0, (long)(sizeof(struct g *) << sh), PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r < 0 && r > -4096)
+		return;
+	struct g **old = root->chains ? root->chains : root->inl;
+	root->chains = (struct g **)r;
+	root->shift = sh;
+	for (size_t i = 0; i < ((size_t)1 << osh); i++) {
+		struct g *gp = old[i];
+		while (gp) {
+			struct g *next = gp->waitnext;
+			chain_insert(chain(root, gp->waitaddr), gp);
+			gp = next;
+		}
+		old[i] = NULL;
+	}
+	if (old != root->inl)
+		gmp_syscall(SYS_munmap, old, sizeof(struct g *) << osh, 0);
 }
 
 void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp)
 {
-	struct g **link = findhead(root, addr);
+	struct g *head = findhead(root, addr);
 	gp->waitaddr = addr;
 	gp->waitlink = NULL;
-	if (*link == NULL) {
-		gp->waitnext = root->heads;
+	if (head == NULL) {
+		gp->waitprev = NULL;
 		gp->waittail = gp;
-		root->heads = gp;
+		chain_insert(chain(root, addr), gp);
+		if (++root->nheads > (2u << nshift(root)))
+			grow(root);
 	} else {
-		(*link)->waittail->waitlink = gp;
-		(*link)->waittail = gp;
+		gp->waitprev = head->waittail;
+		head->waittail->waitlink = gp;
+		head->waittail = gp;
 	}
 }
 
 void waitq_remove(struct semroot *root, struct g *gp)
 {
-	struct g **link = findhead(root, gp->waitaddr);
-	struct g *head = *link;
-	if (head == gp) {
-		struct g *next = gp->waitlink;
+	struct g *next = gp->waitlink;
+	if (gp->waitprev == NULL) {
+		/* The head: the next waiter takes its place in the chain. */
 		if (next) {
+			next->waitprev = NULL;
 			next->waittail = gp->waittail;
 			next->waitnext = gp->waitnext;
-			*link = next;
+			next->waitpprev = gp->waitpprev;
+			if (next->waitnext)
+				next->waitnext->waitpprev = &next->waitnext;
+			*next->waitpprev = next;
 		} else {
-			*link = gp->waitnext;
+			*gp->waitpprev = gp->waitnext;
+			if (gp->waitnext)
+				gp->waitnext->waitpprev = gp->waitpprev;
+			root->nheads--;
 		}
 	} else {
-		struct g *prev = head;
-		while (prev->waitlink != gp)
-			prev = prev->waitlink;
-		prev->waitlink = gp->waitlink;
-		if (head->waittail == gp)
-			head->waittail = prev;
+		gp->waitprev->waitlink = next;
+		if (next)
+			next->waitprev = gp->waitprev;
+		else
+			findhead(root, gp->waitaddr)->waittail = gp->waitprev;
 	}
 	gp->waitaddr = NULL;
-	gp->waitlink = gp->waitnext = gp->waittail = NULL;
+	gp->waitlink = gp->waitprev = gp->waitnext = gp->waittail = NULL;
+	gp->waitpprev = NULL;
 }
 
 struct g *waitq_dequeue(struct semroot *root, const void *addr)
 {
-	struct g *head = *findhead(root, addr);
+	struct g *head = findhead(root, addr);
 	if (head)
 		waitq_remove(root, head);
 	return head;
+}
+
+struct g *waitq_find_head(struct semroot *root, bool (*match)(struct g *head, void *arg), void *arg)
+{
+	if (root->nheads == 0)
+		return NULL;
+	size_t n = (size_t)1 << nshift(root);
+	for (size_t i = 0; i < n; i++) {
+		struct g *gp = root->chains ? root->chains[i] : root->inl[i];
+		for (; gp; gp = gp->waitnext)
+			if (match(gp, arg))
+				return gp;
+	}
+	return NULL;
 }
 
 void waitq_watch(struct semroot *root, struct waitv_node *node, const void *addr)
@@ -118,11 +201,16 @@ void waitq_unlock2(struct semroot *a, struct semroot *b)
 void waitq_fork(enum gmp_fork_phase phase)
 {
 	for (int i = 0; i < SEMTAB_SIZE; i++) {
-		if (phase == FORK_PREPARE)
+		if (phase == FORK_PREPARE) {
 			lock(&semtable[i].lock);
-		else if (phase == FORK_PARENT)
+		} else if (phase == FORK_PARENT) {
 			unlock(&semtable[i].lock);
-		else
-			semtable[i] = (struct semroot){ 0 }; /* the waiters are gone */
+		} else {
+			/* The waiters are gone; so is every other thread,
+			 * so the chains can go at once. */
+			if (semtable[i].chains)
+				gmp_syscall(SYS_munmap, semtable[i].chains, sizeof(struct g *) << semtable[i].shift, 0);
+			semtable[i] = (struct semroot){ 0 };
+		}
 	}
 }

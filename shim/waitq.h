@@ -1,9 +1,12 @@
 /* The queues behind the semaphore table, as a plain data structure:
- * per bucket, one list of queue heads (the oldest waiter on each address),
+ * per bucket, a hash of queue heads (the oldest waiter on each address),
  * each head chaining the later waiters on its address in FIFO order.
- * Callers hold the bucket lock; nothing here parks or wakes. */
+ * Every operation is O(1) expected at any number of waiters and of
+ * addresses.  Callers hold the bucket lock; nothing here parks or wakes. */
 #ifndef GMP_WAITQ_H
 #define GMP_WAITQ_H
+
+#include <stdbool.h>
 
 #include "runtime.h"
 
@@ -19,9 +22,14 @@ struct waitv_node {
 	uint32_t index;
 };
 
+#define WAITQ_INLINE_SHIFT 2 /* a bucket's first chains are inline */
+
 struct semroot {
 	struct mutex lock;
-	struct g *heads;
+	uint32_t shift;       /* chains has 1 << shift entries; inl while chains is NULL */
+	uint32_t nheads;      /* addresses with waiters */
+	struct g **chains;    /* heads hashed by address, linked through waitnext */
+	struct g *inl[1 << WAITQ_INLINE_SHIFT];
 	struct waitv_node *watchers;
 } __attribute__((aligned(64)));
 
@@ -33,6 +41,9 @@ struct g *waitq_head(struct semroot *root, const void *addr);
 void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp);
 /* Unlinks gp, which must be queued on its waitaddr in root. */
 void waitq_remove(struct semroot *root, struct g *gp);
+/* The first queue head in root for which match(head, arg) holds, or NULL
+ * (a walk over every address of the bucket). */
+struct g *waitq_find_head(struct semroot *root, bool (*match)(struct g *head, void *arg), void *arg);
 struct g *waitq_dequeue(struct semroot *root, const void *addr);
 /* Both buckets' locks, in address order (once if they are the same). */
 void waitq_lock2(struct semroot *a, struct semroot *b);

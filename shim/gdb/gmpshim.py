@@ -34,11 +34,11 @@ class FrameId(object):
         self.pc = pc
 
 G_STATUS = {0: "idle", 1: "runnable", 2: "running", 3: "syscall", 4: "waiting", 5: "dead"}
-REG_BUCKETS = 4096
 
 
 def _registry():
-    for sym in gdb.lookup_static_symbols("buckets"):
+    """registry.c's table: a struct regtab pointer, NULL before the first G."""
+    for sym in gdb.lookup_static_symbols("table"):
         if sym.symtab and sym.symtab.filename.endswith("registry.c"):
             return sym.value()
     raise gdb.GdbError("gmpshim: no registry (is libgmpshim.so loaded, with debug info?)")
@@ -60,11 +60,14 @@ def _wait_name(v):
 
 def all_gs():
     """Every live G, sorted by id."""
-    buckets = _registry()
+    table = _registry()
     gptr = gdb.lookup_type("struct g").pointer()
     inf = gdb.selected_inferior()
-    raw = bytes(inf.read_memory(buckets.address, REG_BUCKETS * 8))
     gs = []
+    if int(table) == 0:
+        return gs
+    nb = int(table["nb"])
+    raw = bytes(inf.read_memory(int(table["b"].address), nb * 8))
     for (addr,) in struct.iter_unpack("<Q", raw):
         seen = 0
         while addr and seen < 1 << 20:

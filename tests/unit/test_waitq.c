@@ -1,6 +1,8 @@
 /* The address-keyed wait queues: FIFO per address, addresses sharing a
- * bucket kept apart, removal from any position. */
+ * bucket kept apart (also once a bucket's chains have grown), removal from
+ * any position. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,7 +46,7 @@ static void test_fifo_per_address(void **state)
 	assert_null(waitq_dequeue(root, a));
 	assert_ptr_equal(waitq_dequeue(root, b), &gs[3]);
 	assert_null(waitq_dequeue(root, b));
-	assert_null(root->heads);
+	assert_int_equal(root->nheads, 0);
 }
 
 static void test_remove_any_position(void **state)
@@ -65,6 +67,63 @@ static void test_remove_any_position(void **state)
 	assert_null(waitq_dequeue(root, a));
 }
 
+/* Many addresses in one bucket: the chains grow under the queues, which
+ * keep their order and their tails. */
+#define MANY 2000
+static struct g many[MANY];
+static long manywords[MANY * SEMTAB_SIZE];
+
+static void test_many_addresses_one_bucket(void **state)
+{
+	const void *addr[MANY / 2];
+	struct semroot *root = semroot(&manywords[0]);
+	int n = 0;
+	for (long i = 0; i < MANY * SEMTAB_SIZE && n < MANY / 2; i++)
+		if (semroot(&manywords[i]) == root)
+			addr[n++] = &manywords[i];
+	assert_int_equal(n, MANY / 2);
+	/* Two waiters per address, the second queued after every first. */
+	for (int i = 0; i < MANY; i++)
+		waitq_enqueue(root, addr[i % (MANY / 2)], &many[i]);
+	assert_int_equal(root->nheads, MANY / 2);
+	assert_non_null(root->chains);
+	for (int i = 0; i < MANY / 2; i++)
+		assert_ptr_equal(waitq_head(root, addr[i]), &many[i]);
+	/* Every other address loses its head, the rest their tail. */
+	for (int i = 0; i < MANY / 2; i++)
+		waitq_remove(root, &many[i % 2 ? i : i + MANY / 2]);
+	for (int i = 0; i < MANY / 2; i++) {
+		struct g *want = &many[i % 2 ? i + MANY / 2 : i];
+		assert_ptr_equal(waitq_dequeue(root, addr[i]), want);
+		assert_null(waitq_dequeue(root, addr[i]));
+	}
+	assert_int_equal(root->nheads, 0);
+}
+
+/* Thousands of waiters on one address, removed from the middle in an
+ * order unrelated to their arrival (time-outs): FIFO order of the rest
+ * and the tail survive. */
+static void test_remove_middle_many(void **state)
+{
+	const void *a = &manywords[1];
+	struct semroot *root = semroot(a);
+	for (int i = 0; i < MANY; i++)
+		waitq_enqueue(root, a, &many[i]);
+	for (int i = 0; i < MANY; i++)
+		if ((i * 7) % 3 == 1)
+			waitq_remove(root, &many[(i * 7919) % MANY]);
+	waitq_enqueue(root, a, &gs[0]);
+	bool removed[MANY] = { 0 };
+	for (int i = 0; i < MANY; i++)
+		if ((i * 7) % 3 == 1)
+			removed[(i * 7919) % MANY] = true;
+	for (int i = 0; i < MANY; i++)
+		if (!removed[i])
+			assert_ptr_equal(waitq_dequeue(root, a), &many[i]);
+	assert_ptr_equal(waitq_dequeue(root, a), &gs[0]);
+	assert_null(waitq_dequeue(root, a));
+}
+
 static void test_empty(void **state)
 {
 	assert_null(waitq_dequeue(semroot(&words[9]), &words[9]));
@@ -76,6 +135,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_per_address),
 		cmocka_unit_test(test_remove_any_position),
+		cmocka_unit_test(test_many_addresses_one_bucket),
+		cmocka_unit_test(test_remove_middle_many),
 		cmocka_unit_test(test_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
