@@ -143,41 +143,6 @@ void gmp_sigmask_setm(struct m *mp, uint64_t want)
 	mp->sigmask = want;
 }
 
-/* mcall, for a G inside a handler of the program: the kernel's mask is
- * that handler's (its sa_mask, the signal itself), which the G's own mask
- * does not show.  The M it resumes on must block them too, or a signal
- * the handler blocks runs a second handler on top of it; and this M, left
- * with them blocked, must not take the next G's mask for the one it
- * already has.  (After a longjmp out of a handler the G still counts as
- * inside one: its switches read the mask, which is then its own.) */
-void gmp_sigmask_leave_handler(struct m *mp, struct g *gp)
-{
-	uint64_t k;
-	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&k, 8, 0, 0);
-	mp->sigmask = k;
-	gp->leftmask = k;
-	gp->leftinhandler = true;
-}
-
-/* The handler may have switched gp out and be returning on another M,
- * whose mask the rt_sigreturn sets to the one saved in the frame: that M
- * must know it.  Signals kept on gp while the handler blocked them are
- * raised now, for the kernel to deliver as the handler returns. */
-void gmp_handler_exit(struct g *gp, const void *ucv)
-{
-	const ucontext_t *uc = ucv;
-	uint64_t k;
-	memcpy(&k, &uc->uc_sigmask, sizeof k);
-	gp->inhandler--;
-	gp->m->sigmask = k;
-	if (gmp_sig_deliverable(gp) & ~k) {
-		/* They interrupted the same wait as this handler did. */
-		bool restart = gp->sigrestart;
-		gmp_sig_deliver_pending(k);
-		gp->sigrestart &= restart;
-	}
-}
-
 /* Whether the program's handler for sig restarts interrupted calls. */
 static bool sig_restarts(int sig)
 {
@@ -227,18 +192,14 @@ static void raise_waited(struct g *gp, int sig)
 
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
- * tgkill (or, inside the runtime's handler, as it returns).  kmask is the
- * kernel's mask there: what it blocks beyond the G's mask is a handler's
- * the G is inside, and stays pending on the G until that handler returns
- * (gmp_handler_exit), since the G may leave this M before then and the
- * signal would stay in this M's queue for whatever runs here next.
- * Records whether every one of them restarts calls. */
-void gmp_sig_deliver_pending(uint64_t kmask)
+ * tgkill (or, inside a handler that blocks everything, as the handler
+ * returns).  Records whether every one of them restarts calls. */
+void gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
 	bool restart = true;
 	uint64_t pend;
-	while ((pend = gmp_sig_deliverable(gp) & ~(kmask & ~gp->sigmask)) != 0) {
+	while ((pend = gmp_sig_deliverable(gp)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
@@ -266,7 +227,7 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 	memcpy(&want, set, sizeof want);
 	want &= gp->sigmask & ~SIGBIT(gmp_preemptsig);
 	__atomic_store_n(&gp->sigwaitset, want, __ATOMIC_SEQ_CST);
-	gmp_sig_deliver_pending(gp->m->sigmask);
+	gmp_sig_deliver_pending();
 	long r = gmp_syscall_intr(SYS_rt_sigtimedwait, (long)set, (long)info, (long)ts, 8, 0, 0);
 	__atomic_store_n(&gp->sigwaitset, 0, __ATOMIC_SEQ_CST);
 	uint64_t left = __atomic_exchange_n(&gp->sigkraised, 0, __ATOMIC_SEQ_CST);
@@ -321,7 +282,7 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 	if (old)
 		*old = cur;
 	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~mask)
-		gmp_sig_deliver_pending(mp->sigmask);
+		gmp_sig_deliver_pending();
 	return 0;
 }
 
@@ -342,7 +303,7 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	if (gp == self) {
 		if (!(gp->sigmask & SIGBIT(sig)))
-			gmp_sig_deliver_pending(gp->m->sigmask);
+			gmp_sig_deliver_pending();
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&

@@ -10,15 +10,6 @@
 #define SIGBIT(s) (1ull << ((s) - 1))
 
 void gmp_sigmask_setm(struct m *mp, uint64_t want);
-void gmp_sigmask_leave_handler(struct m *mp, struct g *gp);
-
-/* Around a handler of the program run in gp's context (gsignal.c). */
-static inline void gmp_handler_enter(struct g *gp)
-{
-	gp->inhandler++;
-}
-
-void gmp_handler_exit(struct g *gp, const void *uc);
 
 /* The runtime's own signals: its requests (preemption, dump stops) and
  * GMP_DUMP_SIGNAL while the dump handles it.  Never blocked in the
@@ -28,17 +19,10 @@ extern uint64_t gmp_unblockable;
 void gmp_sig_unblockable(int sig, bool on);
 
 /* The M takes the mask of the G it is about to run, less the runtime's
- * own signals, which stay deliverable.  A G that left its last M from
- * inside a handler resumes inside it: it takes the mask the kernel gave
- * that handler, which its own mask does not show. */
+ * own signals, which stay deliverable. */
 static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 {
-	uint64_t want = gp->sigmask;
-	if (__builtin_expect(gp->leftinhandler, 0)) {
-		want = gp->leftmask;
-		gp->leftinhandler = false;
-	}
-	want &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	uint64_t want = gp->sigmask & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	if (__builtin_expect(want != mp->sigmask, 0))
 		gmp_sigmask_setm(mp, want);
 }
@@ -56,7 +40,7 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 /* The runtime signal's request to reload an idle M's mask. */
 void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
-void gmp_sig_deliver_pending(uint64_t kmask);
+void gmp_sig_deliver_pending(void);
 /* The signals pending on gp that it is ready to take now: those its mask
  * lets through, and those a sigwait of its waits for. */
 static inline uint64_t gmp_sig_deliverable(struct g *gp)

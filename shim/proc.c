@@ -328,16 +328,13 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	struct m *mp = gp->m;
 	mp->after_switch = fn;
 	mp->after_arg = arg;
-	/* The kernel's mask is a handler's there, not the G's. */
-	if (__builtin_expect(gp->inhandler != 0, 0))
-		gmp_sigmask_leave_handler(mp, gp);
 	gmp_san_before_switch(&gp->asan_fake, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
 	gmp_san_after_switch(gp->asan_fake);
 	/* Resumed, possibly on another M.  Signals sent to the thread
 	 * meanwhile are raised here, on its own stack. */
 	if (__builtin_expect(gp->sigpending != 0, 0))
-		gmp_sig_deliver_pending(gp->m->sigmask);
+		gmp_sig_deliver_pending();
 }
 
 struct parkargs {

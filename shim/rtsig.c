@@ -160,14 +160,9 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		*kmask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 		gmp_dump_serve_stop(uc);
 		gmp_sigmask_idle_signal(uc);
-		/* Inside a handler of the program, the mask the frame restores
-		 * is that handler's.  Not in a system call: one that takes a
-		 * mask of its own (sigsuspend) saved the mask it replaced. */
 		struct g *gp = gmp_signal_g(uc);
-		if (gp && gmp_sig_deliverable(gp)) {
-			bool running = __atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_RUNNING;
-			gmp_sig_deliver_pending(gp->inhandler && running ? *kmask : gp->m->sigmask);
-		}
+		if (gp && gmp_sig_deliverable(gp))
+			gmp_sig_deliver_pending();
 		gmp_cancel_signal(uc);
 		gmp_preempt_signal(uc);
 		errno = saved;
@@ -186,10 +181,8 @@ void gmp_rtsig_dispatch(int sig, siginfo_t *si, void *uc)
 void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
-	if (gp) {
+	if (gp)
 		gp->nhandled++;
-		gmp_handler_enter(gp);
-	}
 	struct sigaction *ua = &user_act;
 	/* Counted as a running handler of the program, as the trampoline
 	 * counts the others: a sem_post in it must not take locks. */
@@ -201,8 +194,6 @@ void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 		ua->sa_handler(sig);
 	}
 	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
-	if (gp)
-		gmp_handler_exit(gp, uc);
 }
 
 /* sigaction for the runtime's signal, from the program: the kernel keeps

@@ -147,9 +147,6 @@ struct g {
 	uint64_t sigkraised;      /* ... and these were put there for it */
 	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */
-	uint32_t inhandler;       /* the program's handlers it is inside (a longjmp out leaves one) */
-	uint64_t leftmask;        /* the kernel's mask as it left its M inside one ... */
-	bool leftinhandler;       /* ... for the M it resumes on to load (gsignal.c) */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	struct gmp_fwdinfo fwd[64];

@@ -179,9 +179,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 			return;
 		}
 		gp->nhandled++;
-		gmp_handler_enter(gp);
 		call_handler(sig, si, uc);
-		gmp_handler_exit(gp, uc);
 		return;
 	}
 	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))

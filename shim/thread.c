@@ -42,7 +42,7 @@ static void grun(void)
 	gmp_unwind_entry(&entry);
 	*gmp_tls_cleanup_jmp_buf(gp->tcb) = &entry;
 	if (__builtin_expect(gp->sigpending != 0, 0))
-		gmp_sig_deliver_pending(gp->m->sigmask); /* sent before it first ran */
+		gmp_sig_deliver_pending(); /* sent before it first ran */
 	gmp_tls_thread_start();
 	if (gp->flags & G_C11) {
 		int (*start)(void *) = (int (*)(void *))(void (*)(void))gp->start_routine;
@@ -78,8 +78,6 @@ static void greset(struct g *gp)
 	gp->rawrobustlen = 0;
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
-	gp->inhandler = 0; /* the last one may have exited inside a handler */
-	gp->leftinhandler = false;
 	gp->shimhandlers = 0;
 	gp->cputime = gp->cpuwall = gp->cpuseen = 0;
 	gp->cpum = NULL;
