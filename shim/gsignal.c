@@ -193,11 +193,12 @@ static void raise_waited(struct g *gp, int sig)
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
- * returns).  Records whether every one of them restarts calls. */
-void gmp_sig_deliver_pending(void)
+ * returns).  Records whether every one of them restarts calls; returns
+ * whether it raised any for a handler. */
+bool gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
-	bool restart = true;
+	bool restart = true, raised = false;
 	uint64_t pend;
 	while ((pend = gmp_sig_deliverable(gp)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
@@ -209,9 +210,26 @@ void gmp_sig_deliver_pending(void)
 			continue;
 		}
 		restart &= sig_restarts(sig);
+		raised = true;
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 	gp->sigrestart = restart;
+	return raised;
+}
+
+/* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
+ * the signals pending on it, which the kernel delivers as that handler
+ * returns.  If the G is in a system call, the kernel has already decided
+ * for the runtime's signal, which has SA_RESTART, to restart it; a
+ * handler without SA_RESTART must end it with EINTR instead, as it does
+ * when it is the kernel's own choice (signal(7)). */
+void gmp_sig_deliver_signal(void *uc)
+{
+	struct g *gp = gmp_signal_g(uc);
+	if (gp == NULL || !gmp_sig_deliverable(gp) || !gmp_sig_deliver_pending() || gp->sigrestart)
+		return;
+	if (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) && gmp_arch_signal_at_syscall(uc, gp->sigcallnr))
+		gmp_arch_signal_end_syscall(uc, -EINTR);
 }
 
 /* sigwait family, between entersyscall and exitsyscall, so the G stays on

@@ -40,7 +40,8 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 /* The runtime signal's request to reload an idle M's mask. */
 void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
-void gmp_sig_deliver_pending(void);
+bool gmp_sig_deliver_pending(void);
+void gmp_sig_deliver_signal(void *uc);
 /* The signals pending on gp that it is ready to take now: those its mask
  * lets through, and those a sigwait of its waits for. */
 static inline uint64_t gmp_sig_deliverable(struct g *gp)
