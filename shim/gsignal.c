@@ -311,12 +311,42 @@ static void interrupt_parked(struct m *mp, struct g *gp)
 	gmp_wake_interrupted(gp, mp);
 }
 
-/* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
- * signal handler (the trampoline forwarding a process-directed signal),
- * which may have interrupted this very thread inside the runtime with a
- * wait-queue lock or sched.lock held: a parked G is then interrupted by
- * sysmon instead (sigwake.c). */
-void gmp_sig_send(struct g *self, struct g *gp, int sig)
+/* Whether the kernel would discard sig as it is sent to a thread that
+ * does not block it: its action ignores it (SIG_IGN, or SIG_DFL where
+ * the default is to ignore; for the runtime's signal, the program's
+ * action kept aside, whose SIG_DFL does nothing). */
+static bool sig_ignored(int sig)
+{
+	void *h;
+	if (sig == gmp_preemptsig) {
+		struct sigaction sa;
+		gmp_preemptsig_action(NULL, &sa);
+		h = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction : (void *)sa.sa_handler;
+		return h == (void *)SIG_DFL || h == (void *)SIG_IGN;
+	}
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		uint64_t mask;
+	} ksa;
+	if (gmp_syscall6(SYS_rt_sigaction, sig, 0, (long)&ksa, 8, 0, 0) != 0)
+		return false;
+	h = ksa.handler;
+	return h == (void *)SIG_IGN || (h == (void *)SIG_DFL && (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG ||
+								   sig == SIGWINCH));
+}
+
+/* A signal sent to gp that its action ignores: natively nothing happens
+ * at all, no wait is interrupted.  One the thread blocks stays pending,
+ * as the kernel's: the action may have changed by the time it is
+ * unblocked. */
+static bool discarded(struct g *gp, int sig)
+{
+	return !(__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) && sig_ignored(sig);
+}
+
+static void sig_send(struct g *self, struct g *gp, int sig)
 {
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	if (gp == self) {
@@ -349,12 +379,25 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 	}
 }
 
+/* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
+ * signal handler (the trampoline forwarding a process-directed signal),
+ * which may have interrupted this very thread inside the runtime with a
+ * wait-queue lock or sched.lock held: a parked G is then interrupted by
+ * sysmon instead (sigwake.c). */
+void gmp_sig_send(struct g *self, struct g *gp, int sig)
+{
+	if (!discarded(gp, sig))
+		sig_send(self, gp, sig);
+}
+
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
  * from the process, pthread_sigqueue's value) instead of our tgkill's. */
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
 {
+	if (discarded(gp, sig))
+		return;
 	keep_info(gp, sig, info);
-	gmp_sig_send(self, gp, sig);
+	sig_send(self, gp, sig);
 }
 
 /* park_m, on g0, once gp is parked: a signal sent while it was on its way
