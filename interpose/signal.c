@@ -82,7 +82,14 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 	/* What the kernel has, unless it is our trampoline (SA_RESETHAND, or
 	 * glibc's own calls, may have replaced it since). */
 	if (r == 0 && old) {
-		*old = (kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp ? prev : kold;
+		*old = kold;
+		if ((kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp) {
+			/* With what glibc added installing it (x86_64's
+			 * SA_RESTORER and restorer), as NPTL reports it. */
+			*old = prev;
+			old->sa_flags |= kold.sa_flags & ~(prev.sa_flags | SA_SIGINFO);
+			old->sa_restorer = kold.sa_restorer;
+		}
 		gmp_dump_hide(old); /* the runtime's dump handler reads back as SIG_DFL */
 	}
 	return r;
