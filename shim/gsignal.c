@@ -193,14 +193,18 @@ static void raise_waited(struct g *gp, int sig)
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
- * returns).  Records whether every one of them restarts calls; returns
- * whether it raised any for a handler. */
-bool gmp_sig_deliver_pending(void)
+ * returns).  Not those that the context the kernel returns to blocks
+ * (held: a handler's mask) though the G's mask does not: they would wait
+ * in this M's kernel queue, and reach whatever this M runs next if the G
+ * were preempted inside that handler; they stay pending on the G until
+ * the handler returns (gmp_sig_handler_return).  Records whether every
+ * raised one restarts calls; returns whether it raised any for a
+ * handler. */
+static bool deliver(struct g *gp, uint64_t held)
 {
-	struct g *gp = getg();
 	bool restart = true, raised = false;
 	uint64_t pend;
-	while ((pend = gmp_sig_deliverable(gp)) != 0) {
+	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
@@ -217,6 +221,32 @@ bool gmp_sig_deliver_pending(void)
 	return raised;
 }
 
+/* In the G's own context: on its M the kernel blocks what its mask does,
+ * and what the handler it was preempted in blocks. */
+bool gmp_sig_deliver_pending(void)
+{
+	struct g *gp = getg();
+	return deliver(gp, gp->sighmask);
+}
+
+static uint64_t uc_mask(void *ucv)
+{
+	uint64_t m;
+	memcpy(&m, &((ucontext_t *)ucv)->uc_sigmask, sizeof m);
+	return m;
+}
+
+/* The trampoline, as a handler of the G's returns to uc: the signals sent
+ * to it that the handler blocked are raised now, and delivered as it
+ * returns, on this M (nothing in between can switch the G out). */
+void gmp_sig_handler_return(void *uc)
+{
+	struct g *gp = getg();
+	uint64_t held = uc_mask(uc);
+	if (gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask))
+		deliver(gp, held);
+}
+
 /* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
  * the signals pending on it, which the kernel delivers as that handler
  * returns.  If the G is in a system call, the kernel has already decided
@@ -226,7 +256,7 @@ bool gmp_sig_deliver_pending(void)
 void gmp_sig_deliver_signal(void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
-	if (gp == NULL || !gmp_sig_deliverable(gp) || !gmp_sig_deliver_pending() || gp->sigrestart)
+	if (gp == NULL || !gmp_sig_deliverable(gp) || !deliver(gp, uc_mask(uc)) || gp->sigrestart)
 		return;
 	if (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) && gmp_arch_signal_at_syscall(uc, gp->sigcallnr))
 		gmp_arch_signal_end_syscall(uc, -EINTR);
@@ -350,8 +380,13 @@ static void sig_send(struct g *self, struct g *gp, int sig)
 {
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	if (gp == self) {
-		if (!(gp->sigmask & SIGBIT(sig)))
-			gmp_sig_deliver_pending();
+		if (gp->sigmask & SIGBIT(sig))
+			return;
+		/* From inside a handler, the kernel's mask is the handler's. */
+		uint64_t held = 0;
+		if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE))
+			gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&held, 8, 0, 0);
+		deliver(gp, held | gp->sighmask);
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&

@@ -87,11 +87,15 @@ void gmp_preempt_signal(void *ucv)
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
 		return;
 	/* To the global queue, behind everything queued locally (proc.go:
-	 * gopreempt_m). */
+	 * gopreempt_m).  Inside a handler of the program's, the M it resumes
+	 * on must block what that handler blocks until it returns, as this
+	 * one did: the G's own mask would let its signals nest. */
 	mp->p->ctr.preempts++;
+	gp->sighmask = mask & ~gp->sigmask;
 	mcall(gosched_m, NULL);
-	/* Resumed, perhaps on another M: returning from the handler restores
-	 * every register and the mask of the moment of interruption. */
+	gp->sighmask = 0;
+	/* Resumed, perhaps on another M, whose mask is now that one: returning
+	 * from the handler restores every register and that mask. */
 	getg()->m->sigmask = mask;
 	gmp_altstack_to_uc(getg()->m, ucv);
 }

@@ -138,6 +138,7 @@ struct g {
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
+	uint64_t sighmask;        /* ... and, switched out inside a handler, what that handler blocks */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
 	uint64_t sigwaitset;      /* in sigwait for these: they go to its M's kernel queue */
 	uint64_t sigkraised;      /* ... and these were put there for it */

@@ -180,6 +180,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		}
 		gp->nhandled++;
 		call_handler(sig, si, uc);
+		gmp_sig_handler_return(uc);
 		return;
 	}
 	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))
