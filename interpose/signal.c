@@ -82,7 +82,14 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 	/* What the kernel has, unless it is our trampoline (SA_RESETHAND, or
 	 * glibc's own calls, may have replaced it since). */
 	if (r == 0 && old) {
-		*old = (kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp ? prev : kold;
+		*old = kold;
+		if ((kold.sa_flags & SA_SIGINFO) && kold.sa_sigaction == gmp_sigtramp) {
+			/* With what glibc added installing it (x86_64's
+			 * SA_RESTORER and restorer), as NPTL reports it. */
+			*old = prev;
+			old->sa_flags |= kold.sa_flags & ~(prev.sa_flags | SA_SIGINFO);
+			old->sa_restorer = kold.sa_restorer;
+		}
 		gmp_dump_hide(old); /* the runtime's dump handler reads back as SIG_DFL */
 	}
 	return r;
@@ -212,10 +219,14 @@ static bool exited(struct g *gp)
 }
 
 /* pthread_kill is async-signal-safe: from a handler, which may have
- * interrupted the runtime holding a wait-queue lock, take none. */
-static struct g *sender(void)
+ * interrupted the runtime holding a wait-queue lock, take none.  A thread
+ * that signals itself takes none anyway, and must get the signal before
+ * the call returns, as the kernel delivers it (a handler that raises its
+ * own signal again, which nests under SA_NODEFER). */
+static struct g *sender(struct g *target)
 {
-	return __atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? NULL : curg();
+	struct g *self = curg();
+	return self == target || !__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? self : NULL;
 }
 
 /* A thread that has exited but is not joined yet still has a valid
@@ -225,7 +236,7 @@ GMP_EXPORT int pthread_kill(pthread_t t, int sig)
 	struct g *gp;
 	int err = kill_target(t, sig, &gp);
 	if (err == 0 && sig != 0 && !exited(gp))
-		gmp_sig_send(sender(), gp, sig);
+		gmp_sig_send(sender(gp), gp, sig);
 	return err;
 }
 
@@ -238,7 +249,7 @@ GMP_EXPORT int pthread_sigqueue(pthread_t t, int sig, const union sigval value)
 		err = ESRCH;
 	if (err == 0 && sig != 0) {
 		struct gmp_fwdinfo info = { SI_QUEUE, getpid(), getuid(), value };
-		gmp_sig_send_info(sender(), gp, sig, &info);
+		gmp_sig_send_info(sender(gp), gp, sig, &info);
 	}
 	return err;
 }

@@ -193,13 +193,18 @@ static void raise_waited(struct g *gp, int sig)
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
- * returns).  Records whether every one of them restarts calls. */
-void gmp_sig_deliver_pending(void)
+ * returns).  Not those that the context the kernel returns to blocks
+ * (held: a handler's mask) though the G's mask does not: they would wait
+ * in this M's kernel queue, and reach whatever this M runs next if the G
+ * were preempted inside that handler; they stay pending on the G until
+ * the handler returns (gmp_sig_handler_return).  Records whether every
+ * raised one restarts calls; returns whether it raised any for a
+ * handler. */
+static bool deliver(struct g *gp, uint64_t held)
 {
-	struct g *gp = getg();
-	bool restart = true;
+	bool restart = true, raised = false;
 	uint64_t pend;
-	while ((pend = gmp_sig_deliverable(gp)) != 0) {
+	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
@@ -209,9 +214,52 @@ void gmp_sig_deliver_pending(void)
 			continue;
 		}
 		restart &= sig_restarts(sig);
+		raised = true;
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 	gp->sigrestart = restart;
+	return raised;
+}
+
+/* In the G's own context: on its M the kernel blocks what its mask does,
+ * and what the handler it was preempted in blocks. */
+bool gmp_sig_deliver_pending(void)
+{
+	struct g *gp = getg();
+	return deliver(gp, gp->sighmask);
+}
+
+static uint64_t uc_mask(void *ucv)
+{
+	uint64_t m;
+	memcpy(&m, &((ucontext_t *)ucv)->uc_sigmask, sizeof m);
+	return m;
+}
+
+/* The trampoline, as a handler of the G's returns to uc: the signals sent
+ * to it that the handler blocked are raised now, and delivered as it
+ * returns, on this M (nothing in between can switch the G out). */
+void gmp_sig_handler_return(void *uc)
+{
+	struct g *gp = getg();
+	uint64_t held = uc_mask(uc);
+	if (gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask))
+		deliver(gp, held);
+}
+
+/* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
+ * the signals pending on it, which the kernel delivers as that handler
+ * returns.  If the G is in a system call, the kernel has already decided
+ * for the runtime's signal, which has SA_RESTART, to restart it; a
+ * handler without SA_RESTART must end it with EINTR instead, as it does
+ * when it is the kernel's own choice (signal(7)). */
+void gmp_sig_deliver_signal(void *uc)
+{
+	struct g *gp = gmp_signal_g(uc);
+	if (gp == NULL || !gmp_sig_deliverable(gp) || !deliver(gp, uc_mask(uc)) || gp->sigrestart)
+		return;
+	if (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) && gmp_arch_signal_at_syscall(uc, gp->sigcallnr))
+		gmp_arch_signal_end_syscall(uc, -EINTR);
 }
 
 /* sigwait family, between entersyscall and exitsyscall, so the G stays on
@@ -293,17 +341,52 @@ static void interrupt_parked(struct m *mp, struct g *gp)
 	gmp_wake_interrupted(gp, mp);
 }
 
-/* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
- * signal handler (the trampoline forwarding a process-directed signal),
- * which may have interrupted this very thread inside the runtime with a
- * wait-queue lock or sched.lock held: a parked G is then interrupted by
- * sysmon instead (sigwake.c). */
-void gmp_sig_send(struct g *self, struct g *gp, int sig)
+/* Whether the kernel would discard sig as it is sent to a thread that
+ * does not block it: its action ignores it (SIG_IGN, or SIG_DFL where
+ * the default is to ignore; for the runtime's signal, the program's
+ * action kept aside, whose SIG_DFL does nothing). */
+static bool sig_ignored(int sig)
+{
+	void *h;
+	if (sig == gmp_preemptsig) {
+		struct sigaction sa;
+		gmp_preemptsig_action(NULL, &sa);
+		h = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction : (void *)sa.sa_handler;
+		return h == (void *)SIG_DFL || h == (void *)SIG_IGN;
+	}
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		uint64_t mask;
+	} ksa;
+	if (gmp_syscall6(SYS_rt_sigaction, sig, 0, (long)&ksa, 8, 0, 0) != 0)
+		return false;
+	h = ksa.handler;
+	return h == (void *)SIG_IGN || (h == (void *)SIG_DFL && (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG ||
+								   sig == SIGWINCH));
+}
+
+/* A signal sent to gp that its action ignores: natively nothing happens
+ * at all, no wait is interrupted.  One the thread blocks stays pending,
+ * as the kernel's: the action may have changed by the time it is
+ * unblocked. */
+static bool discarded(struct g *gp, int sig)
+{
+	return !(__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) && sig_ignored(sig);
+}
+
+static void sig_send(struct g *self, struct g *gp, int sig)
 {
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	if (gp == self) {
-		if (!(gp->sigmask & SIGBIT(sig)))
-			gmp_sig_deliver_pending();
+		if (gp->sigmask & SIGBIT(sig))
+			return;
+		/* From inside a handler, the kernel's mask is the handler's. */
+		uint64_t held = 0;
+		if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE))
+			gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&held, 8, 0, 0);
+		deliver(gp, held | gp->sighmask);
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&
@@ -331,12 +414,25 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 	}
 }
 
+/* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
+ * signal handler (the trampoline forwarding a process-directed signal),
+ * which may have interrupted this very thread inside the runtime with a
+ * wait-queue lock or sched.lock held: a parked G is then interrupted by
+ * sysmon instead (sigwake.c). */
+void gmp_sig_send(struct g *self, struct g *gp, int sig)
+{
+	if (!discarded(gp, sig))
+		sig_send(self, gp, sig);
+}
+
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
  * from the process, pthread_sigqueue's value) instead of our tgkill's. */
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
 {
+	if (discarded(gp, sig))
+		return;
 	keep_info(gp, sig, info);
-	gmp_sig_send(self, gp, sig);
+	sig_send(self, gp, sig);
 }
 
 /* park_m, on g0, once gp is parked: a signal sent while it was on its way

@@ -18,11 +18,12 @@ void gmp_sigmask_setm(struct m *mp, uint64_t want);
 extern uint64_t gmp_unblockable;
 void gmp_sig_unblockable(int sig, bool on);
 
-/* The M takes the mask of the G it is about to run, less the runtime's
- * own signals, which stay deliverable. */
+/* The M takes the mask of the G it is about to run (with what the
+ * handler it was preempted in blocks, until that handler returns), less
+ * the runtime's own signals, which stay deliverable. */
 static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 {
-	uint64_t want = gp->sigmask & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	uint64_t want = (gp->sigmask | gp->sighmask) & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	if (__builtin_expect(want != mp->sigmask, 0))
 		gmp_sigmask_setm(mp, want);
 }
@@ -40,7 +41,9 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 /* The runtime signal's request to reload an idle M's mask. */
 void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
-void gmp_sig_deliver_pending(void);
+bool gmp_sig_deliver_pending(void);
+void gmp_sig_deliver_signal(void *uc);
+void gmp_sig_handler_return(void *uc);
 /* The signals pending on gp that it is ready to take now: those its mask
  * lets through, and those a sigwait of its waits for. */
 static inline uint64_t gmp_sig_deliverable(struct g *gp)

@@ -94,6 +94,10 @@ void gmp_preempt_signal(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
+	/* Inside a handler of the program's, the M it resumes on must block
+	 * what that handler blocks until it returns, as this one did: the G's
+	 * own mask would let its signals nest. */
+	gp->sighmask = mask & ~gp->sigmask;
 	if (rescued) {
 		exitsyscall();
 	} else {
@@ -101,15 +105,18 @@ void gmp_preempt_signal(void *ucv)
 		 * loader's lock) may have lost the P to sysmon while it slept:
 		 * then the G goes on without one. */
 		gmp_checkp(mp);
-		if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+		if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL) {
+			gp->sighmask = 0;
 			return;
+		}
 		/* To the global queue, behind everything queued locally
 		 * (proc.go: gopreempt_m). */
 		mp->p->ctr.preempts++;
 		mcall(gosched_m, NULL);
 	}
-	/* Resumed, perhaps on another M: returning from the handler restores
-	 * every register and the mask of the moment of interruption. */
+	gp->sighmask = 0;
+	/* Resumed, perhaps on another M, whose mask is now that one: returning
+	 * from the handler restores every register and that mask. */
 	getg()->m->sigmask = mask;
 	gmp_altstack_to_uc(getg()->m, ucv);
 }

@@ -129,7 +129,12 @@ bool gmp_sigsend(struct m *mp, enum gmp_sigreq req)
 
 /* The G this M was running when the signal landed, if the signal landed
  * on that G's own stack while the G was on this M: on g0 the FS base may
- * still name the last G. */
+ * still name the last G.  Or on its alternate stack, in a handler of its:
+ * the M holds that stack exactly while the G runs there (gsigstack.c),
+ * except from the G's switch to g0 (mcall, after_switch set) until g0
+ * drops it.  A handler there is the thread's as much as its own code is:
+ * signals sent to it meanwhile nest in the handler, and a handler that
+ * spins is preempted, as any thread on its CPU. */
 struct g *gmp_signal_g(void *uc)
 {
 	struct g *gp = getg();
@@ -137,12 +142,15 @@ struct g *gmp_signal_g(void *uc)
 		return NULL;
 	uintptr_t pc, sp;
 	gmp_arch_signal_pc_sp(uc, &pc, &sp);
-	if (sp < (uintptr_t)gp->stack_lo || sp >= (uintptr_t)gp->stack_lo + gp->stack_size)
-		return NULL;
 	struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != gp)
 		return NULL;
-	return gp;
+	if (sp >= (uintptr_t)gp->stack_lo && sp < (uintptr_t)gp->stack_lo + gp->stack_size)
+		return gp;
+	const struct gmp_altstack *as = &mp->altstack;
+	if (as->sp == NULL || as->sp != gp->altstack.sp || mp->after_switch != NULL)
+		return NULL;
+	return sp >= (uintptr_t)as->sp && sp < (uintptr_t)as->sp + as->size ? gp : NULL;
 }
 
 /* The runtime's signal is a standard one: a request sent while another is
@@ -160,9 +168,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		*kmask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 		gmp_dump_serve_stop(uc);
 		gmp_sigmask_idle_signal(uc);
-		struct g *gp = gmp_signal_g(uc);
-		if (gp && gmp_sig_deliverable(gp))
-			gmp_sig_deliver_pending();
+		gmp_sig_deliver_signal(uc);
 		gmp_cancel_signal(uc);
 		gmp_preempt_signal(uc);
 		errno = saved;

@@ -142,10 +142,13 @@ struct g {
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
+	uint64_t sighmask;        /* ... and, switched out inside a handler, what that handler blocks */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
 	uint64_t sigwaitset;      /* in sigwait for these: they go to its M's kernel queue */
 	uint64_t sigkraised;      /* ... and these were put there for it */
 	bool sigrestart;          /* the handlers that interrupted a wait restart calls */
+	bool sigcall;             /* in gmp_syscall_intr's call number sigcallnr, which the kernel */
+	long sigcallnr;           /* ends for a handler without SA_RESTART (gsignal.c) */
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */

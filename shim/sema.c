@@ -1,5 +1,6 @@
 #include <errno.h>
 
+#include "cancel.h"
 #include "compat/debug.h"
 #include "foreign.h"
 #include "futex.h"
@@ -319,21 +320,28 @@ int gmp_notify_wait(const void *addr, uint32_t *notify, uint32_t ticket, int64_t
 {
 	struct semroot *root = semroot(addr);
 	getp_unlocked();
-	lock(&root->lock);
-	if (less(ticket, __atomic_load_n(notify, __ATOMIC_ACQUIRE))) {
-		unlock(&root->lock); /* already notified */
-		return 0;
+	for (;;) {
+		lock(&root->lock);
+		if (less(ticket, __atomic_load_n(notify, __ATOMIC_ACQUIRE))) {
+			unlock(&root->lock); /* already notified */
+			return 0;
+		}
+		if (deadline >= 0 && gmp_deadline_left(deadline) <= 0) {
+			unlock(&root->lock);
+			return ETIMEDOUT;
+		}
+		struct g *gp = waiter();
+		gp->ticket = ticket;
+		gp->condlock = condlock;
+		int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
+		gp->condlock = NULL;
+		/* A signal: its handler has run, and NPTL's wait goes on
+		 * waiting for the same notification (glibc's condvar loops on
+		 * EINTR).  A cancellation ends it: the wait is a cancellation
+		 * point. */
+		if (r != EINTR || gmp_cancel_due(gmp_cancel_word(gp)))
+			return r == EINTR ? 0 : r;
 	}
-	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0) {
-		unlock(&root->lock);
-		return ETIMEDOUT;
-	}
-	struct g *gp = waiter();
-	gp->ticket = ticket;
-	gp->condlock = condlock;
-	int r = park_locked(root, addr, deadline, WAIT_COND, ~0u);
-	gp->condlock = NULL;
-	return r == EINTR ? 0 : r; /* a condition wait never fails with EINTR: a spurious wake-up */
 }
 
 void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)

@@ -47,6 +47,14 @@ void gmp_sigtramp_unlock(void)
 	unlock(&actlock);
 }
 
+/* The kernel's struct sigaction (rt_sigaction). */
+struct ksigaction {
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	uint64_t mask;
+};
+
 /* SA_RESETHAND, done here rather than by the kernel: the instance that
  * runs the handler claims it, and the action becomes SIG_DFL, ours and
  * the kernel's, before the handler runs, as the kernel would do.  An
@@ -62,12 +70,15 @@ static bool claim_oneshot(int sig, struct sigaction *copy)
 	*copy = *a;
 	copy->sa_handler = (void (*)(int))h;
 	a->sa_flags &= ~(SA_SIGINFO | SA_RESETHAND);
-	struct {
-		void *handler;
-		unsigned long flags;
-		void *restorer;
-		uint64_t mask;
-	} dfl = { (void *)SIG_DFL, 0, NULL, 0 };
+	/* The kernel resets only the handler: the flags and the mask read
+	 * back as the program set them, with what glibc added installing
+	 * our trampoline (x86_64's SA_RESTORER and restorer).  A program
+	 * that installed another action meanwhile keeps it. */
+	struct ksigaction cur;
+	if (gmp_syscall6(SYS_rt_sigaction, sig, 0, (long)&cur, 8, 0, 0) != 0 || cur.handler != (void *)gmp_sigtramp)
+		return true;
+	unsigned long mine = (unsigned long)(unsigned)copy->sa_flags;
+	struct ksigaction dfl = { (void *)SIG_DFL, mine | (cur.flags & ~(mine | SA_SIGINFO)), cur.restorer, cur.mask };
 	gmp_syscall6(SYS_rt_sigaction, sig, (long)&dfl, 0, 8, 0, 0);
 	return true;
 }
@@ -180,6 +191,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		}
 		gp->nhandled++;
 		call_handler(sig, si, uc);
+		gmp_sig_handler_return(uc);
 		return;
 	}
 	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))

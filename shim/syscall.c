@@ -7,6 +7,7 @@
  * behind the blocked one keep running; the M stays in the kernel.  This is
  * the one place where the shim lets a G block its M. */
 #include <errno.h>
+#include <sys/syscall.h>
 
 #include "arch.h"
 #include "cancel.h"
@@ -175,15 +176,34 @@ long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5,
 	return r;
 }
 
+/* fork's family: the kernel restarts them whatever the handler's flags
+ * (ERESTARTNOINTR). */
+static bool ends_for_handler(long nr)
+{
+	return nr != SYS_clone && nr != SYS_clone3 && nr != SYS_fork && nr != SYS_vfork;
+}
+
 /* A request of the runtime's (a preemption sent while the G still ran,
  * landing once it is in the kernel) ends a call the kernel does not
  * restart with EINTR, though no handler of the program's ran: natively
  * the call would have gone on, so it goes on.  A handler of the
- * program's that ran meanwhile leaves the EINTR to the program. */
+ * program's that ran meanwhile leaves the EINTR to the program; one that
+ * the runtime's signal brought, which the kernel restarted the call for,
+ * ends it the same way if it lacks SA_RESTART (gsignal.c). */
 long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	struct g *gp = getg();
 	uint32_t handled = gp ? gp->nhandled : 0;
+	/* A handler's own call nests inside this one: give it back after. */
+	bool outer = false;
+	long outernr = 0;
+	if (gp) {
+		outer = gp->sigcall;
+		outernr = gp->sigcallnr;
+		__atomic_store_n(&gp->sigcall, false, __ATOMIC_RELEASE);
+		gp->sigcallnr = nr;
+		__atomic_store_n(&gp->sigcall, ends_for_handler(nr), __ATOMIC_RELEASE);
+	}
 	for (;;) {
 		long r;
 		/* Inside a cancellation point with cancellation enabled,
@@ -196,7 +216,13 @@ long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long
 		} else {
 			r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
 		}
-		if (r != -EINTR || gp == NULL || gp->nhandled != handled)
+		if (r != -EINTR || gp == NULL || gp->nhandled != handled) {
+			if (gp) {
+				__atomic_store_n(&gp->sigcall, false, __ATOMIC_RELEASE);
+				gp->sigcallnr = outernr;
+				__atomic_store_n(&gp->sigcall, outer, __ATOMIC_RELEASE);
+			}
 			return r;
+		}
 	}
 }

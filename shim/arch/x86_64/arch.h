@@ -35,6 +35,8 @@ void gmp_arch_setfs(void *tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
 void gmp_arch_signal_regs(void *uc, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
+bool gmp_arch_signal_at_syscall(void *uc, long nr);
+void gmp_arch_signal_end_syscall(void *uc, long ret);
 void gmp_arch_signal_set_pc(void *uc, uintptr_t pc);
 bool gmp_arch_signal_in_syscall(void *uc);
 /* Fills a ucontext_t (zeroed by the caller) with the registers a G saved

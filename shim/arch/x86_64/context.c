@@ -78,6 +78,26 @@ void gmp_arch_signal_regs(void *ucv, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp
 	*fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 }
 
+/* Whether the interrupted context sits on a syscall instruction about to
+ * (re)issue system call nr: where the kernel leaves a blocking call that
+ * it restarts after a SA_RESTART handler. */
+bool gmp_arch_signal_at_syscall(void *ucv, long nr)
+{
+	ucontext_t *uc = ucv;
+	const unsigned char *ip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+	return ip[0] == 0x0f && ip[1] == 0x05 && uc->uc_mcontext.gregs[REG_RAX] == nr;
+}
+
+/* Makes a system call the kernel set to restart (the context on its
+ * syscall instruction, gmp_arch_signal_at_syscall) return ret instead:
+ * what it would have returned had the kernel not restarted it. */
+void gmp_arch_signal_end_syscall(void *ucv, long ret)
+{
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_RIP] += 2;
+	uc->uc_mcontext.gregs[REG_RAX] = (greg_t)ret;
+}
+
 /* Where a handler's return resumes the interrupted context. */
 void gmp_arch_signal_set_pc(void *ucv, uintptr_t pc)
 {
