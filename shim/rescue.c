@@ -281,8 +281,8 @@ void gmp_rescue_stragglers(int64_t now)
 		struct g *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
 		bool loose = __atomic_load_n(&mp->pstolen, __ATOMIC_ACQUIRE) == PSTOLEN_TAKEN ||
 			     (gp && __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_SYSCALL && gp->rescued);
-		if (!loose || gmp_asyncpreemptoff)
-			continue;
+		if (!loose || gmp_asyncpreemptoff || gmp_timeslice_ns <= 0)
+			continue; /* preemption is off: its next call into the shim, then */
 		/* One look per slice: a /proc read each. */
 		if (now - mp->rescuelook < gmp_timeslice_ns)
 			continue;
