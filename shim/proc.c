@@ -13,6 +13,12 @@
  * except the oldp its M may still take back.  Status changes go through
  * casgstatus, which throws on an unexpected old status.
  *
+ * A P taken from a sleeping M (rescue.c).  sysmon may take the P of an M
+ * asleep in a call the shim never saw, without the M knowing until it next
+ * enters the runtime.  So every use of a P by its own G starts with
+ * gmp_checkp (gmp_getp does it), and the runtime never keeps its P's state
+ * in hand across a call into libc that may sleep.
+ *
  * Run queues (runq.c).  Only the M that owns a P writes its runqtail and
  * runnext; thieves and the owner advance runqhead with a CAS.  The global
  * queue, the idle P list and the idle M list are guarded by sched.lock.
