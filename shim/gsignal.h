@@ -19,10 +19,15 @@ extern uint64_t gmp_unblockable;
 void gmp_sig_unblockable(int sig, bool on);
 
 /* The M takes the mask of the G it is about to run, less the runtime's
- * own signals, which stay deliverable. */
+ * own signals, which stay deliverable.  A G that a preemption request
+ * stopped resumes in the request's handler, whose interrupted context may
+ * be a handler of the program's with more signals blocked than the
+ * thread's mask says: until it returns there, the mask it was interrupted
+ * with. */
 static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 {
-	uint64_t want = gp->sigmask & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	uint64_t want = (gp->hasresumemask ? gp->resumemask : gp->sigmask) &
+			~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	if (__builtin_expect(want != mp->sigmask, 0))
 		gmp_sigmask_setm(mp, want);
 }

@@ -94,6 +94,11 @@ void gmp_preempt_signal(void *ucv)
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
+	/* Wherever it resumes, the same mask until this handler returns: a
+	 * program's handler it interrupted keeps its signals blocked (with the
+	 * thread's mask, a second instance would run on top of it). */
+	gp->resumemask = mask;
+	gp->hasresumemask = true;
 	if (rescued) {
 		exitsyscall();
 	} else {
@@ -101,13 +106,16 @@ void gmp_preempt_signal(void *ucv)
 		 * loader's lock) may have lost the P to sysmon while it slept:
 		 * then the G goes on without one. */
 		gmp_checkp(mp);
-		if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL)
+		if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || mp->p == NULL) {
+			gp->hasresumemask = false;
 			return;
+		}
 		/* To the global queue, behind everything queued locally
 		 * (proc.go: gopreempt_m). */
 		mp->p->ctr.preempts++;
 		mcall(gosched_m, NULL);
 	}
+	gp->hasresumemask = false;
 	/* Resumed, perhaps on another M: returning from the handler restores
 	 * every register and the mask of the moment of interruption. */
 	getg()->m->sigmask = mask;

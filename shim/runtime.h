@@ -139,6 +139,8 @@ struct g {
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
+	uint64_t resumemask;      /* stopped by a preemption request: the mask it was interrupted */
+	bool hasresumemask;       /* with, which its M takes when it resumes (gsignal.h) */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */
 	uint64_t sigwaitset;      /* in sigwait for these: they go to its M's kernel queue */
 	uint64_t sigkraised;      /* ... and these were put there for it */
