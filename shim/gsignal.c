@@ -193,13 +193,20 @@ static void raise_waited(struct g *gp, int sig)
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
- * returns).  Records whether every one of them restarts calls. */
-void gmp_sig_deliver_pending(void)
+ * returns).  Those the context they would be delivered to blocks in the
+ * kernel (kblocked: a handler of the program's under the runtime's, or
+ * under a resumption, blocks more than the thread's mask) stay pending on
+ * the G: raised now they would wait in this M's kernel queue, and go to
+ * whatever runs on the M when they are let through, should the G move on
+ * first.  They are raised once that context is left (the next request, the
+ * next resumption).  Records whether every one raised restarts calls. */
+void gmp_sig_deliver_pending_masked(uint64_t kblocked)
 {
 	struct g *gp = getg();
 	bool restart = true;
 	uint64_t pend;
-	while ((pend = gmp_sig_deliverable(gp)) != 0) {
+	kblocked &= ~__atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST); /* sigwait takes those from the queue */
+	while ((pend = gmp_sig_deliverable(gp) & ~kblocked) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
@@ -212,6 +219,11 @@ void gmp_sig_deliver_pending(void)
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 	gp->sigrestart = restart;
+}
+
+void gmp_sig_deliver_pending(void)
+{
+	gmp_sig_deliver_pending_masked(0);
 }
 
 /* sigwait family, between entersyscall and exitsyscall, so the G stays on

@@ -46,6 +46,8 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 void gmp_sig_deliver_pending(void);
+/* ... but not those kblocked, which the context they would reach blocks. */
+void gmp_sig_deliver_pending_masked(uint64_t kblocked);
 /* The signals pending on gp that it is ready to take now: those its mask
  * lets through, and those a sigwait of its waits for. */
 static inline uint64_t gmp_sig_deliverable(struct g *gp)

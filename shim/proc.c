@@ -331,7 +331,7 @@ void mcall(void (*fn)(struct g *, void *), void *arg)
 	/* Resumed, possibly on another M.  Signals sent to the thread
 	 * meanwhile are raised here, on its own stack. */
 	if (__builtin_expect(gp->sigpending != 0, 0))
-		gmp_sig_deliver_pending();
+		gmp_sig_deliver_pending_masked(gp->m->sigmask);
 }
 
 struct parkargs {

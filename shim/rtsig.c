@@ -179,7 +179,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		gmp_sigmask_idle_signal(uc);
 		struct g *gp = gmp_signal_g(uc);
 		if (gp && gmp_sig_deliverable(gp))
-			gmp_sig_deliver_pending();
+			gmp_sig_deliver_pending_masked(*kmask);
 		gmp_cancel_signal(uc);
 		gmp_preempt_signal(uc);
 		errno = saved;
