@@ -48,6 +48,17 @@ static inline int kernel_threads(void)
 	return n - (emu ? atoi(emu) : 0);
 }
 
+/* A fixed amount of CPU work, divided by GMP_TEST_WORK_SCALE (default 1):
+ * under an emulator (tests/run-aarch64 sets 10) a chain of arithmetic that
+ * takes a second natively takes minutes, and a tenth of it still spans
+ * hundreds of time slices. */
+static inline long test_work(long n)
+{
+	const char *s = getenv("GMP_TEST_WORK_SCALE");
+	long d = s ? atol(s) : 1;
+	return d > 1 ? n / d : n;
+}
+
 /* Burns CPU without a single call until *flag is set: a thread that only
  * preemption can take off its CPU. */
 static inline void spin_until(volatile int *flag)

@@ -14,7 +14,7 @@
 #include "check.h"
 
 #define WORKERS 4
-#define STEPS 30000000L
+#define STEPS test_work(30000000L)
 
 typedef double v4d __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
