@@ -49,7 +49,7 @@ bool entersyscall(void)
 	 * from here when the kernel's view of its M cannot be read. */
 	uintptr_t *fp = __builtin_frame_address(0);
 	gp->syscallpc = (uintptr_t)__builtin_return_address(0);
-	gp->syscallsp = (uintptr_t)(fp + 2);
+	gp->syscallsp = (uintptr_t)__builtin_dwarf_cfa();
 	gp->syscallbp = fp[0];
 	casgstatus(gp, G_RUNNING, G_SYSCALL);
 	pp->syscalltick++;
