@@ -1,5 +1,4 @@
 #include <dlfcn.h>
-#include <link.h>
 
 #include "compat/realsym.h"
 #include "compat/tls.h"
@@ -40,15 +39,6 @@ GMP_EXPORT int dlclose(void *h)
 {
 	gmp_preemptoff_enter();
 	int r = GMP_REAL(dlclose)(h);
-	gmp_preemptoff_leave();
-	return r;
-}
-
-/* So do the callbacks. */
-GMP_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg)
-{
-	gmp_preemptoff_enter();
-	int r = GMP_REAL(dl_iterate_phdr)(cb, arg);
 	gmp_preemptoff_leave();
 	return r;
 }

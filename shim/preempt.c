@@ -57,6 +57,17 @@ void preemptone(struct p *pp)
 	gmp_sigsend(mp, SIGREQ_PREEMPT);
 }
 
+/* Whether a G inside the loader (preempt.h) has had its two slices. */
+static bool loader_deferral_over(struct g *gp)
+{
+	int64_t now = gmp_nanotime();
+	if (gp->preemptoffsince == 0) {
+		gp->preemptoffsince = now;
+		return false;
+	}
+	return now - gp->preemptoffsince > 2 * gmp_timeslice_ns;
+}
+
 /* The M's side of a preemption request (proc.go: doSigPreempt).  Also
  * sent to an M whose G runs user code without the P sysmon took from it
  * (rescue.c): at an async-safe point it takes one back now, or waits in
@@ -75,7 +86,7 @@ void gmp_preempt_signal(void *ucv)
 	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
 	/* Only in the program's own code: runtime code under this handler
 	 * must not see its G's state change, nor park. */
-	if (!gmp_pc_async_safe(pc) || gp->preemptoff)
+	if (!gmp_pc_async_safe(pc) || (gp->preemptoff && !loader_deferral_over(gp)))
 		return; /* it yields at its next preemption point */
 	gmp_checkp(mp);
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);

@@ -26,14 +26,19 @@ static inline void gmp_preempt_point(void)
 		gmp_preempt_yield();
 }
 
-/* Around ld.so's loader calls (dlopen, dlclose, dl_iterate_phdr): they
- * hold ld.so's lock while they run code of the program's (constructors,
- * destructors, callbacks), which the pc test takes for async-safe.  A G
+/* Around ld.so's loader calls (dlopen, dlmopen, dlclose): they hold
+ * ld.so's lock while they run code of the program's (constructors,
+ * destructors), which the pc test takes for async-safe.  A G
  * switched out there would leave every other G that reaches the loader
  * (dlsym, a lazy TLS access, an unwinder) asleep in a futex the shim never
  * sees, each holding its M and P until sysmon rescues them.  A request
  * meanwhile waits for the next preemption point or request (the runtime
- * calls these too, with its locks held: no yield here). */
+ * calls these too, with its locks held: no yield here), for two time
+ * slices at most: past that the G is preempted as anywhere else, since a
+ * constructor may loop, or wait for a thread of its own, and NPTL would
+ * let the others run.  (Not dl_iterate_phdr: a program may spend most of
+ * its time in its callbacks, and a deferral that restarts with each call
+ * would never end.) */
 static inline void gmp_preemptoff_enter(void)
 {
 	struct g *gp = getg();
@@ -44,8 +49,8 @@ static inline void gmp_preemptoff_enter(void)
 static inline void gmp_preemptoff_leave(void)
 {
 	struct g *gp = getg();
-	if (gp != NULL)
-		gp->preemptoff--;
+	if (gp != NULL && --gp->preemptoff == 0)
+		gp->preemptoffsince = 0;
 }
 
 #endif
