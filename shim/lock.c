@@ -62,8 +62,7 @@ void unlock(struct mutex *l)
  * hand-off to an idle M.  While the sleeper still polls, waking it is one
  * atomic store. */
 #define NOTE_SPIN_NS 50000
-#define NOTE_SPIN_MIN_NS 5000
-#define NOTE_SOON_NS 1000000
+#define NOTE_SPIN_MIN_NS 1000
 
 void noteclear(struct note *n)
 {
@@ -103,10 +102,14 @@ static bool note_poll(struct note *n, int64_t limit_ns)
 
 /* The poll before the futex sleep adapts to how soon this note's wake-ups
  * come, as an adaptive mutex's spinning does: a wake-up caught by the
- * poll, or one that came soon after it gave up, doubles the next poll
- * (up to NOTE_SPIN_NS); a long sleep halves it.  A ping-pong keeps the
- * full poll; an M woken once per request of a lightly loaded server stops
- * burning 50 us of CPU each time it goes idle. */
+ * poll, or one that came within twice the poll after it gave up (a poll
+ * twice as long would have caught it), doubles the next poll (up to
+ * NOTE_SPIN_NS); a later one halves it (down to NOTE_SPIN_MIN_NS).  A
+ * ping-pong keeps the full poll.  An M woken once per request of a server
+ * whose requests come every few hundred us polls 1 us: "soon" used to be
+ * anything within 1 ms, which kept such Ms polling 50 us at every idle
+ * turn, for wake-ups that came later anyway (memcached -t 4 at 5,000
+ * requests/s: 22% of the server's CPU in the poll, docs/design.md). */
 static void note_adapt(struct note *n, bool soon)
 {
 	uint32_t s = n->spin ? n->spin : NOTE_SPIN_NS;
@@ -116,14 +119,9 @@ static void note_adapt(struct note *n, bool soon)
 		n->spin = s / 2 < NOTE_SPIN_MIN_NS ? NOTE_SPIN_MIN_NS : s / 2;
 }
 
-int notetsleep(struct note *n, int64_t ns)
+/* Sleeps in the kernel until woken or ns (< 0: forever) after start. */
+static int note_block(struct note *n, int64_t start, int64_t ns, int64_t soon_ns)
 {
-	int64_t start = mono_ns();
-	int64_t poll = n->spin ? n->spin : NOTE_SPIN_NS;
-	if (note_poll(n, ns >= 0 && ns < poll ? ns : poll)) {
-		note_adapt(n, true);
-		return 1;
-	}
 	uint32_t zero = 0;
 	if (!__atomic_compare_exchange_n(&n->key, &zero, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 1; /* woken between the last poll and now */
@@ -136,7 +134,8 @@ int notetsleep(struct note *n, int64_t ns)
 		}
 		gmp_futex_wait_kernel(&n->key, 2, left);
 		if (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 1) {
-			note_adapt(n, mono_ns() - start <= NOTE_SOON_NS);
+			if (soon_ns >= 0)
+				note_adapt(n, mono_ns() - start <= soon_ns);
 			return 1;
 		}
 	}
@@ -145,6 +144,22 @@ int notetsleep(struct note *n, int64_t ns)
 	if (__atomic_compare_exchange_n(&n->key, &two, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
 	return 1;
+}
+
+int notetsleep(struct note *n, int64_t ns)
+{
+	int64_t start = mono_ns();
+	int64_t poll = n->spin ? n->spin : NOTE_SPIN_NS;
+	if (note_poll(n, ns >= 0 && ns < poll ? ns : poll)) {
+		note_adapt(n, true);
+		return 1;
+	}
+	return note_block(n, start, ns, 3 * poll);
+}
+
+void notesleep_nospin(struct note *n)
+{
+	note_block(n, 0, -1, -1);
 }
 
 void notesleep(struct note *n)

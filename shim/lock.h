@@ -23,6 +23,9 @@ void notesleep(struct note *n);
 /* Returns 1 if woken, 0 if ns elapsed first.  ns < 0 sleeps forever. */
 int notetsleep(struct note *n, int64_t ns);
 void notewakeup(struct note *n);
+/* notesleep without the poll: for sleepers whose wake-up latency matters
+ * to nobody (sysmon, the template thread), where polling is pure cost. */
+void notesleep_nospin(struct note *n);
 
 /* Raw private futex calls: they block the whole M, never just a G. */
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns);

@@ -145,7 +145,7 @@ static void sysmon_idle(void)
 			return;
 		/* A waker took the flag: its notewakeup is coming. */
 	}
-	notesleep(&sched.sysmonnote);
+	notesleep_nospin(&sched.sysmonnote);
 }
 
 void gmp_sysmon_wake(void)

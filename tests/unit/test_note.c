@@ -1,10 +1,10 @@
 /* The note's adaptive poll (lock.c): before it sleeps in the kernel a
  * sleeper polls for note->spin ns (0: the full 50 us).  A wake-up caught
- * by the poll, or one that came within 1 ms of the sleep's start, doubles
- * the next poll up to 50 us; a later one halves it, down to 5 us; a
- * timeout leaves it alone.  Wake-ups come from a real thread; the only
- * timing assumed is that a wake-up sent 100 ms after the sleep began came
- * later than 1 ms. */
+ * by the poll, or one that came within three times the poll of the
+ * sleep's start, doubles the next poll up to 50 us; a later one halves
+ * it, down to 1 us; a timeout leaves it alone.  notesleep_nospin never
+ * polls.  Wake-ups come from a real thread; the only timing assumed is
+ * that a wake-up sent 100 ms after the sleep began came later than 150 us. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "lock.h"
 
 #define FULL 50000
-#define MIN 5000
+#define MIN 1000
 
 static struct note n;
 static uint32_t sleeping; /* the sleeper announced itself */
@@ -77,9 +77,9 @@ static void test_late_wakeup_halves_down_to_min(void **state)
 	assert_int_equal(n.spin, 20000);
 	assert_int_equal(sleep_woken_late(), 1);
 	assert_int_equal(n.spin, 10000);
-	n.spin = 6000;
+	n.spin = 1500;
 	assert_int_equal(sleep_woken_late(), 1);
-	assert_int_equal(n.spin, MIN); /* not 3 us */
+	assert_int_equal(n.spin, MIN); /* not 750 ns */
 	assert_int_equal(sleep_woken_late(), 1);
 	assert_int_equal(n.spin, MIN);
 }
@@ -96,12 +96,39 @@ static void test_timeout_keeps_the_poll(void **state)
 	assert_int_equal(notetsleep(&n, 0), 1);
 }
 
+static void *nospin_sleeper(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&sleeping, 1, __ATOMIC_RELEASE);
+	notesleep_nospin(&n);
+	return NULL;
+}
+
+/* The sleeper goes straight to the kernel: the note reads 2 (asleep)
+ * with no poll in between, and the poll setting is left alone. */
+static void test_nospin_sleeps_in_the_kernel(void **state)
+{
+	pthread_t t;
+	n.spin = 20000;
+	noteclear(&n);
+	__atomic_store_n(&sleeping, 0, __ATOMIC_RELEASE);
+	assert_int_equal(pthread_create(&t, NULL, nospin_sleeper, NULL), 0);
+	while (!__atomic_load_n(&sleeping, __ATOMIC_ACQUIRE))
+		;
+	while (__atomic_load_n(&n.key, __ATOMIC_ACQUIRE) != 2)
+		;
+	notewakeup(&n);
+	pthread_join(t, NULL);
+	assert_int_equal(n.spin, 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_caught_by_poll_doubles_up_to_full),
 		cmocka_unit_test(test_late_wakeup_halves_down_to_min),
 		cmocka_unit_test(test_timeout_keeps_the_poll),
+		cmocka_unit_test(test_nospin_sleeps_in_the_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
