@@ -11,7 +11,7 @@
  *   fork_s       with --fork: a fork while all are parked, until the
  *                parent has the child's exit status (the child exits at once)
  *
- * usage: scale N [--fork] [--hold] [--memory-only]
+ * usage: scale N [--fork] [--hold] [--memory-only] [--sleep | --socket]
  * --hold stops once all are parked, says so on stderr and waits for a line
  * on stdin (to look at the process from outside).  --memory-only makes no
  * thread: it maps N slots of a default stack and its guard and touches the
@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,15 @@ static pthread_cond_t go = PTHREAD_COND_INITIALIZER, allin = PTHREAD_COND_INITIA
 static long nthreads, parked, left;
 static int released;
 
+/* What a thread waits in: the condition variable, a loop of sleeps (the
+ * timers), or a read of a socket shared with other readers (the
+ * netpoller).  A sleeper's naps last N/20,000 s (at least 1 s) plus up to
+ * a second, so that N sleepers fire some 20,000 timers a second whatever
+ * N is, and a thread notices the release at its next wake-up. */
+static enum { COND, SLEEP, SOCKET } mode;
+static int (*socks)[2];
+static long nsocks, fires, nap_s;
+
 static double now(void)
 {
 	struct timespec ts;
@@ -45,11 +55,29 @@ static double now(void)
 
 static void *run(void *arg)
 {
+	long i = (long)arg;
 	pthread_mutex_lock(&mu);
 	if (++parked == nthreads)
 		pthread_cond_signal(&allin);
-	while (!released)
-		pthread_cond_wait(&go, &mu);
+	if (mode == COND) {
+		while (!released)
+			pthread_cond_wait(&go, &mu);
+	} else {
+		pthread_mutex_unlock(&mu);
+		if (mode == SLEEP) {
+			/* Deadlines spread over a second, unrelated to creation. */
+			struct timespec ts = { nap_s, (i % 1000) * 1000000L };
+			while (!__atomic_load_n(&released, __ATOMIC_ACQUIRE)) {
+				nanosleep(&ts, NULL);
+				__atomic_add_fetch(&fires, 1, __ATOMIC_RELAXED);
+			}
+		} else {
+			char c;
+			if (read(socks[i % nsocks][0], &c, 1) != 1)
+				abort();
+		}
+		pthread_mutex_lock(&mu);
+	}
 	if (++left == nthreads)
 		pthread_cond_signal(&allout);
 	pthread_mutex_unlock(&mu);
@@ -149,10 +177,54 @@ static int memory_only(int dofork)
 	return 0;
 }
 
+static double cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* Sockets for the readers: as many as the fd limit allows (a socketpair
+ * each, the readers on one end), readers shared among them. */
+static int make_sockets(void)
+{
+	struct rlimit rl;
+	long most = 1000;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		most = ((long)rl.rlim_cur - 64) / 2;
+	nsocks = nthreads < most ? nthreads : most;
+	socks = calloc((size_t)nsocks, sizeof *socks);
+	for (long k = 0; k < nsocks; k++)
+		if (socks == NULL || socketpair(AF_UNIX, SOCK_STREAM, 0, socks[k]) != 0) {
+			perror("socketpair");
+			return -1;
+		}
+	return 0;
+}
+
+/* One byte for each reader of each socket. */
+static void write_sockets(void)
+{
+	char buf[256];
+	memset(buf, 'x', sizeof buf);
+	for (long k = 0; k < nsocks; k++) {
+		long readers = nthreads / nsocks + (k < nthreads % nsocks);
+		while (readers > 0) {
+			ssize_t w = write(socks[k][1], buf, readers < 256 ? (size_t)readers : 256);
+			if (w <= 0) {
+				perror("write");
+				abort();
+			}
+			readers -= w;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: scale N [--fork] [--hold]\n");
+		fprintf(stderr, "usage: scale N [--fork] [--hold] [--memory-only] [--sleep | --socket]\n");
 		return 2;
 	}
 	nthreads = atol(argv[1]);
@@ -161,6 +233,10 @@ int main(int argc, char **argv)
 		dofork |= strcmp(argv[i], "--fork") == 0;
 		hold |= strcmp(argv[i], "--hold") == 0;
 		memonly |= strcmp(argv[i], "--memory-only") == 0;
+		if (strcmp(argv[i], "--sleep") == 0)
+			mode = SLEEP;
+		if (strcmp(argv[i], "--socket") == 0)
+			mode = SOCKET;
 	}
 	if (memonly)
 		return memory_only(dofork);
@@ -171,13 +247,17 @@ int main(int argc, char **argv)
 	}
 	/* The array's pages counted before, not as the threads' memory. */
 	memset(t, 0, (size_t)nthreads * sizeof *t);
+	if (mode == SOCKET && make_sockets() != 0)
+		return 1;
+	nap_s = nthreads / 20000 > 1 ? nthreads / 20000 : 1;
 	long rss0 = status("VmRSS"), pte0 = status("VmPTE");
 	struct rss s0 = smaps();
+	double cpu0 = cpu();
 
 	double t0 = now();
 	long made = 0;
 	int err = 0;
-	while (made < nthreads && (err = pthread_create(&t[made], NULL, run, NULL)) == 0)
+	while (made < nthreads && (err = pthread_create(&t[made], NULL, run, (void *)made)) == 0)
 		made++;
 	double t1 = now();
 	if (err) {
@@ -199,11 +279,26 @@ int main(int argc, char **argv)
 			buf[0] = 0;
 	}
 	double fork_s = dofork ? timed_fork() : -1;
+	/* Sleepers: 3 s of their timers firing, with every thread asleep or
+	 * about to sleep again. */
+	double hold_cpu = 0;
+	long hold_fires = 0;
+	if (mode == SLEEP) {
+		double c0 = cpu();
+		long f0 = __atomic_load_n(&fires, __ATOMIC_RELAXED);
+		struct timespec ts = { 3, 0 };
+		nanosleep(&ts, NULL);
+		hold_cpu = cpu() - c0;
+		hold_fires = __atomic_load_n(&fires, __ATOMIC_RELAXED) - f0;
+	}
 
 	double t3 = now();
 	pthread_mutex_lock(&mu);
-	released = 1;
-	pthread_cond_broadcast(&go);
+	__atomic_store_n(&released, 1, __ATOMIC_RELEASE);
+	if (mode == COND)
+		pthread_cond_broadcast(&go);
+	else if (mode == SOCKET)
+		write_sockets();
 	while (left < nthreads)
 		pthread_cond_wait(&allout, &mu);
 	pthread_mutex_unlock(&mu);
@@ -214,8 +309,10 @@ int main(int argc, char **argv)
 
 	printf("{\"n\": %ld, \"create_s\": %.6f, \"park_s\": %.6f, \"wake_s\": %.6f, \"join_s\": %.6f, "
 	       "\"rss_kb\": %ld, \"pte_kb\": %ld, \"smaps\": {\"stacks\": %ld, \"heap\": %ld, \"other\": %ld}, "
-	       "\"threads\": %ld, \"fork_s\": %.6f, \"failed\": %s}\n",
+	       "\"threads\": %ld, \"fork_s\": %.6f, \"cpu_s\": %.3f, \"sockets\": %ld, \"hold_cpu_s\": %.3f, "
+	       "\"hold_fires\": %ld, \"failed\": %s}\n",
 	       nthreads, t1 - t0, t2 - t1, t4 - t3, t5 - t4, rss1 - rss0, pte1 - pte0, s1.stacks - s0.stacks,
-	       s1.heap - s0.heap, s1.other - s0.other, threads, fork_s, err ? "true" : "false");
+	       s1.heap - s0.heap, s1.other - s0.other, threads, fork_s, cpu() - cpu0, mode == SOCKET ? nsocks : 0,
+	       hold_cpu, hold_fires, err ? "true" : "false");
 	return 0;
 }
