@@ -180,7 +180,11 @@ long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5,
  * (ERESTARTNOINTR). */
 static bool ends_for_handler(long nr)
 {
-	return nr != SYS_clone && nr != SYS_clone3 && nr != SYS_fork && nr != SYS_vfork;
+#ifdef SYS_fork /* not on aarch64, where clone does it */
+	if (nr == SYS_fork || nr == SYS_vfork)
+		return false;
+#endif
+	return nr != SYS_clone && nr != SYS_clone3;
 }
 
 /* A request of the runtime's (a preemption sent while the G still ran,
