@@ -99,9 +99,12 @@ static uintptr_t place_tcb(uintptr_t top)
 	return (top - tcb_size) & ~(uintptr_t)(static_align - 1);
 }
 
+/* glibc's static size counts the TCB too (TLS_TCB_SIZE, as NPTL's
+ * allocate_stack takes it): the TLS blocks and their surplus are the rest,
+ * below the TCB, and the stack starts right under them, as NPTL's does. */
 static uintptr_t tls_lowest(uintptr_t tcb)
 {
-	return (tcb - static_size) & ~(uintptr_t)(static_align - 1);
+	return (tcb - (static_size - tcb_size)) & ~(uintptr_t)(static_align - 1);
 }
 
 /* Whether off (from the pthread_t) lies in the static TLS blocks. */

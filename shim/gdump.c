@@ -205,6 +205,9 @@ struct dumpctx {
 	struct m *self;
 	void *self_uc;
 	int64_t now;
+	long shown;                 /* Gs dumped so far */
+	uint64_t after;             /* summarise only Gs with a larger id */
+	struct gmp_gsummary rest;   /* those left out (GMP_DETAIL_MAX) */
 };
 
 /* The interrupted context that lies on gp's stack, if an M stopped there. */
@@ -370,7 +373,8 @@ static void dump_g(struct g *gp, void *arg)
 }
 
 /* In creation order, as Go lists goroutines, while that stays cheap: a
- * pass over the registry per G.  Past SORT_MAX Gs, registry order. */
+ * pass over the registry per G.  Past SORT_MAX Gs, registry order, and
+ * past GMP_DETAIL_MAX a summary of the rest. */
 #define SORT_MAX 2000
 
 struct nextg {
@@ -378,6 +382,24 @@ struct nextg {
 	struct g *gp;
 	long n;
 };
+
+static void dump_or_count(struct g *gp, void *arg)
+{
+	struct dumpctx *dc = arg;
+	if (load_acq(&gp->status) == G_DEAD)
+		return;
+	if (dc->shown++ < GMP_DETAIL_MAX)
+		dump_g(gp, dc);
+	else
+		gmp_gsummary_add(&dc->rest, gp);
+}
+
+static void count_after(struct g *gp, void *arg)
+{
+	struct dumpctx *dc = arg;
+	if (gp->goid > dc->after && load_acq(&gp->status) != G_DEAD)
+		gmp_gsummary_add(&dc->rest, gp);
+}
 
 static void next_g(struct g *gp, void *arg)
 {
@@ -395,13 +417,19 @@ static void dump_all_gs(struct dumpctx *dc)
 	struct nextg ng = { 0, UINT64_MAX, NULL, 0 };
 	gmp_registry_foreach_unlocked(next_g, &ng);
 	if (ng.n > SORT_MAX) {
-		gmp_registry_foreach_unlocked(dump_g, dc);
+		gmp_registry_foreach_unlocked(dump_or_count, dc);
+		gmp_gsummary_print(dc->ob, &dc->rest, true);
 		return;
 	}
-	for (long i = 0; ng.gp && i <= SORT_MAX; i++) {
+	for (long i = 0; ng.gp && i < GMP_DETAIL_MAX; i++) {
 		dump_g(ng.gp, dc);
+		dc->after = ng.best;
 		ng = (struct nextg){ ng.best, UINT64_MAX, NULL, 0 };
 		gmp_registry_foreach_unlocked(next_g, &ng);
+	}
+	if (ng.gp) {
+		gmp_registry_foreach_unlocked(count_after, dc);
+		gmp_gsummary_print(dc->ob, &dc->rest, true);
 	}
 }
 
@@ -512,7 +540,7 @@ static void dump_world(struct dumprun *r)
 		ob_hex(&ob, (uintptr_t)si->si_addr);
 	}
 	ob_str(&ob, "\n\n");
-	struct dumpctx dc = { &ob, self, uc, gmp_nanotime() };
+	struct dumpctx dc = { .ob = &ob, .self = self, .self_uc = uc, .now = gmp_nanotime() };
 	gmp_schedtrace_line(&ob, dc.now);
 	gmp_scheddetail(&ob, false, false);
 	ob_char(&ob, '\n');

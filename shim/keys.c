@@ -117,6 +117,7 @@ int gmp_setspecific(pthread_key_t key, const void *value)
 		return ENOMEM;
 	s->seq = seq;
 	s->value = (void *)value;
+	gp->specific_written = true;
 	if (value)
 		gp->specific_used = true;
 	return 0;
@@ -145,10 +146,16 @@ void gmp_keys_run_destructors(struct g *gp)
 				destr(v);
 		}
 	}
+	/* Only what a thread wrote: a G's key slots are on its cold page. */
+	if (!gp->specific_written)
+		return;
 	for (int i = 0; i < GMP_KEY_L2; i++) {
-		free(gp->specific[i]);
-		gp->specific[i] = NULL;
+		if (gp->specific[i]) {
+			free(gp->specific[i]);
+			gp->specific[i] = NULL;
+		}
 	}
 	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
 	gp->specific_used = false;
+	gp->specific_written = false;
 }

@@ -155,7 +155,6 @@ struct g {
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
-	struct gmp_fwdinfo fwd[64];
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
 	struct m *cpum;           /* ... plus cpuwall ns run in epoch cpuepoch of cpum, */
@@ -171,30 +170,41 @@ struct g {
 	uint32_t cancelkick;      /* pthread_cancel ended the wait of the point it is in */
 	bool exitset;             /* retval holds pthread_exit's value (else: cancelled) */
 	void *entrybuf;           /* the bottom __pthread_unwind_buf_t (gmain's frame) */
-	unsigned char unwind_exc[64] __attribute__((aligned(16))); /* the forced unwind's _Unwind_Exception */
 	struct gmp_timer timer;   /* for timed parks */
-	struct note fnote;        /* a foreign G's thread sleeps here while parked */
 
-	/* Pthread keys. */
-	struct gmp_keyslot specific_1st[GMP_KEY_1ST];
-	struct gmp_keyslot *specific[GMP_KEY_L2];
-	bool specific_used;
-
-	char name[16];
 	/* Scheduling policy, priority and CPU affinity: kept and reported,
 	 * not acted upon, since Gs share their Ms (schedattr.c). */
 	int sched_policy;
 	int sched_priority;
 	int inheritsched;         /* as given at creation, for pthread_getattr_np */
 	cpu_set_t affinity;
-	struct __res_state res;   /* per-thread resolver state, as NPTL's */
 
 	/* Seeing inside (gdump.c, sanitizer.c). */
 	uintptr_t createpc;       /* return address of its pthread_create call */
 	uint64_t parentgoid;      /* the G that created it */
 	int64_t waitsince;        /* when it last parked (ns, monotonic) */
 	void *asan_fake;          /* ASan fake stack saved across a switch */
+	bool specific_used;       /* a key of it holds a value (keys.c) */
+	bool specific_written;    /* ... or held one: its slots need clearing */
+
+	/* Cold: what a thread touches only when it uses it (signals forwarded
+	 * to it, pthread_exit, keys, a name, the resolver, a foreign thread's
+	 * note).  stack.c puts these on a page above the hot fields, which a
+	 * thread that never uses them leaves untouched (docs/design.md, A
+	 * million threads: memory); a fresh G is zero, and a reused one clears
+	 * them only where a thread wrote. */
+	struct gmp_fwdinfo fwd[64] __attribute__((aligned(64)));
+	unsigned char unwind_exc[64] __attribute__((aligned(16))); /* the forced unwind's _Unwind_Exception */
+	struct note fnote;        /* a foreign G's thread sleeps here while parked */
+	/* Pthread keys. */
+	struct gmp_keyslot specific_1st[GMP_KEY_1ST];
+	struct gmp_keyslot *specific[GMP_KEY_L2];
+	char name[16];
+	struct __res_state res;   /* per-thread resolver state, as NPTL's */
 };
+
+/* The fields from fwd on are cold (above). */
+#define GMP_G_HOT_SIZE offsetof(struct g, fwd)
 
 #define RUNQ_SIZE 256
 

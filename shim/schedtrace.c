@@ -24,6 +24,7 @@
 #include "schedtrace.h"
 #include "sys.h"
 #include "timer.h"
+#include "unwind.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -134,6 +135,102 @@ static void detail_g(struct g *gp, void *arg)
 	ob_char(ob, '\n');
 }
 
+void gmp_gsummary_add(struct gmp_gsummary *s, struct g *gp)
+{
+	uint32_t st = load_acq(&gp->status);
+	s->n++;
+	s->bystatus[st < 8 ? st : 7]++;
+	if (st == G_WAITING) {
+		uint32_t r = load_acq(&gp->waitreason);
+		s->byreason[r < GMP_NWAITREASON ? r : 0]++;
+	}
+	/* The first GMP_GSUMMARY_SITES sites seen keep their slots: a
+	 * program with a million threads makes them in a few places. */
+	for (int i = 0; i < GMP_GSUMMARY_SITES; i++) {
+		if (s->sites[i].pc == gp->createpc) {
+			s->sites[i].n++;
+			return;
+		}
+		if (s->sites[i].n == 0) {
+			s->sites[i].pc = gp->createpc;
+			s->sites[i].n = 1;
+			return;
+		}
+	}
+	s->othersites++;
+}
+
+void gmp_gsummary_print(struct outbuf *ob, const struct gmp_gsummary *s, bool symbolize)
+{
+	if (s->n == 0)
+		return;
+	ob_str(ob, "... and ");
+	ob_dec(ob, s->n);
+	ob_str(ob, " more threads (GMP_DETAIL_MAX is ");
+	ob_dec(ob, GMP_DETAIL_MAX);
+	ob_char(ob, ')');
+	const char *sep = ": ";
+	for (uint32_t st = 0; st < 8; st++) {
+		if (s->bystatus[st] == 0)
+			continue;
+		ob_str(ob, sep);
+		sep = ", ";
+		ob_dec(ob, s->bystatus[st]);
+		ob_char(ob, ' ');
+		ob_str(ob, gmp_gstatus_string(st));
+		if (st != G_WAITING)
+			continue;
+		ob_str(ob, " (");
+		bool first = true;
+		for (uint32_t r = 0; r < GMP_NWAITREASON; r++) {
+			if (s->byreason[r] == 0)
+				continue;
+			if (!first)
+				ob_str(ob, ", ");
+			first = false;
+			ob_str(ob, gmp_waitreason_string(r));
+			ob_char(ob, ' ');
+			ob_dec(ob, s->byreason[r]);
+		}
+		ob_char(ob, ')');
+	}
+	ob_char(ob, '\n');
+	for (int i = 0; i < GMP_GSUMMARY_SITES && s->sites[i].n; i++) {
+		ob_str(ob, "  ");
+		ob_dec(ob, s->sites[i].n);
+		ob_str(ob, " created at ");
+		if (s->sites[i].pc == 0)
+			ob_str(ob, "(not by pthread_create)");
+		else if (symbolize)
+			gmp_symbolize(ob, s->sites[i].pc, false);
+		else
+			ob_hex(ob, s->sites[i].pc);
+		ob_char(ob, '\n');
+	}
+	if (s->othersites) {
+		ob_str(ob, "  ");
+		ob_dec(ob, s->othersites);
+		ob_str(ob, " created elsewhere\n");
+	}
+}
+
+struct detailctx {
+	struct outbuf *ob;
+	long shown;
+	struct gmp_gsummary rest;
+};
+
+static void detail_or_count(struct g *gp, void *arg)
+{
+	struct detailctx *dc = arg;
+	if (load_acq(&gp->status) == G_DEAD)
+		return;
+	if (dc->shown++ < GMP_DETAIL_MAX)
+		detail_g(gp, dc->ob);
+	else
+		gmp_gsummary_add(&dc->rest, gp);
+}
+
 /* Go's per-P, per-M and per-G lines. */
 void gmp_scheddetail(struct outbuf *ob, bool lock_registry, bool with_gs)
 {
@@ -178,10 +275,15 @@ void gmp_scheddetail(struct outbuf *ob, bool lock_registry, bool with_gs)
 	}
 	if (!with_gs)
 		return;
+	struct detailctx dc = { .ob = ob };
 	if (lock_registry)
-		gmp_registry_foreach(detail_g, ob);
+		gmp_registry_foreach(detail_or_count, &dc);
 	else
-		gmp_registry_foreach_unlocked(detail_g, ob);
+		gmp_registry_foreach_unlocked(detail_or_count, &dc);
+	if (dc.rest.n) {
+		ob_str(ob, "  ");
+		gmp_gsummary_print(ob, &dc.rest, false);
+	}
 }
 
 static void *schedtrace_thread(void *arg)

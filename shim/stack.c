@@ -200,13 +200,25 @@ static size_t top_reserve(void)
 	return gmp_tls_reserve() + ((sizeof(struct g) + 63) & ~(size_t)63) + 64;
 }
 
-/* Places the struct g and the TCB at the top of [lo, hi) and returns the
- * G; *stack_hi gets the highest usable stack address. */
-static struct g *carve_top(uintptr_t hi, uintptr_t *stack_hi)
+/* Stacks at least this large give up to a page of their top so that the
+ * struct g's cold fields lie on a page of their own (carve_top). */
+#define SPLIT_STACK_MIN (256 * 1024)
+
+/* Places the struct g and the TCB at the top of [lo, hi) (fresh, zero
+ * memory) and returns the G; *stack_hi gets the highest usable stack
+ * address.  split: the G's hot fields end at a page boundary and its cold
+ * ones lie above it, so a parked thread's memory is two pages, one with
+ * the top of its stack, one with its static TLS, TCB and hot G fields
+ * (glibc's 4 KiB of static TLS and TCB keep it from being one); with the
+ * G just above the TCB it was three. */
+static struct g *carve_top(uintptr_t hi, uintptr_t *stack_hi, bool split)
 {
 	uintptr_t gaddr = (hi - sizeof(struct g)) & ~(uintptr_t)63;
+	if (split) {
+		uintptr_t boundary = (hi - (sizeof(struct g) - GMP_G_HOT_SIZE)) & ~(uintptr_t)(pagesize - 1);
+		gaddr = (boundary - GMP_G_HOT_SIZE) & ~(uintptr_t)63;
+	}
 	struct g *gp = (struct g *)gaddr;
-	memset(gp, 0, sizeof *gp);
 	gp->tcb = gmp_tls_place(gaddr, stack_hi);
 	return gp;
 }
@@ -221,7 +233,7 @@ struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t us
 		if (base == NULL)
 			return NULL;
 		uintptr_t unused;
-		struct g *gp = carve_top((uintptr_t)base + total, &unused);
+		struct g *gp = carve_top((uintptr_t)base + total, &unused, false);
 		gp->map_base = base;
 		gp->map_size = total;
 		gp->flags = G_USERSTACK;
@@ -235,6 +247,7 @@ struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t us
 	 * rounds a small stack up. */
 	if (stack_size < reserve + 4 * pagesize)
 		stack_size = reserve + 4 * pagesize;
+	bool split = stack_size >= SPLIT_STACK_MIN;
 	stack_size = (stack_size + pagesize - 1) & ~(pagesize - 1);
 	size_t total = stack_size + guard_size;
 	void *base = NULL;
@@ -253,7 +266,7 @@ struct g *malg(size_t stack_size, size_t guard_size, void *user_stack, size_t us
 		}
 	}
 	uintptr_t stack_hi;
-	struct g *gp = carve_top((uintptr_t)base + total, &stack_hi);
+	struct g *gp = carve_top((uintptr_t)base + total, &stack_hi, split);
 	gp->map_base = base;
 	gp->map_size = total;
 	gp->stack_lo = (char *)base + guard_size;

@@ -58,6 +58,17 @@ static void gmain(void *arg)
 	grun();
 }
 
+/* Zeroes the words of [p, p+n) that are not zero, so that the pages of a
+ * G's cold fields a thread never wrote stay untouched (a read of such a
+ * page maps the zero page); n a multiple of the word. */
+static void clear_written(void *p, size_t n)
+{
+	uintptr_t *w = p;
+	for (size_t i = 0; i < n / sizeof *w; i++)
+		if (w[i])
+			w[i] = 0;
+}
+
 /* Clears what a previous thread left in a reused G. */
 static void greset(struct g *gp)
 {
@@ -70,8 +81,11 @@ static void greset(struct g *gp)
 	gp->waitreason = WAIT_NONE;
 	gp->timer.index = -1;
 	gp->timer.gp = gp;
-	memset(gp->name, 0, sizeof gp->name);
-	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
+	clear_written(gp->name, sizeof gp->name);
+	if (gp->specific_written) {
+		memset(gp->specific_1st, 0, sizeof gp->specific_1st);
+		gp->specific_written = false;
+	}
 	gp->specific_used = false;
 	gp->robustheld = 0;
 	gp->preemptoff = 0; /* a constructor that called pthread_exit */
@@ -102,7 +116,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	}
 	greset(gp);
 	gp->tid = gmp_newtid();
-	memset(&gp->res, 0, sizeof gp->res);
+	clear_written(&gp->res, sizeof gp->res);
 	if (gmp_tls_setup(gp->tcb, gp->tid, gp, &gp->res, reuse) != 0) {
 		gmp_unmap_g(gp);
 		return EAGAIN;
