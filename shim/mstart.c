@@ -27,6 +27,7 @@
 #include "mstart.h"
 #include "proc.h"
 #include "robust.h"
+#include "rtprio.h"
 #include "runq.h"
 #include "runtime.h"
 #include "stack.h"
@@ -114,6 +115,7 @@ static void *mstart(void *arg)
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
 	gmp_gsignal_install(mp);
+	gmp_rt_kernel_mstart();
 	mstart_on_g0(mp);
 	return NULL;
 }

@@ -69,6 +69,7 @@
 #include "netpoll.h"
 #include "proc.h"
 #include "runq.h"
+#include "rtprio.h"
 #include "runtime.h"
 #include "sanitizer.h"
 #include "syscall.h"
@@ -272,6 +273,10 @@ static void ready_on(struct m *mp, struct g *gp)
 	if (mp->curg)
 		gmp_checkp(mp);
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
+	if (gmp_rt_active() && gp->rtprio) {
+		gmp_rt_ready(mp, gp);
+		return;
+	}
 	if (mp->p) {
 		runqput(mp->p, gp, true);
 	} else {
@@ -310,6 +315,10 @@ void injectglist(struct g *all)
 		}
 		casgstatus(gp, G_WAITING, G_RUNNABLE);
 		gp->schedlink = NULL;
+		if (gmp_rt_active() && gp->rtprio) {
+			gmp_rt_ready(NULL, gp);
+			continue;
+		}
 		if (tail)
 			tail->schedlink = gp;
 		else
@@ -386,7 +395,10 @@ void gosched_m(struct g *gp, void *arg)
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
 	dropg(gp->m, gp);
 	lock(&sched.lock);
-	globrunqput(gp);
+	if (gmp_rt_active() && gp->rtprio)
+		rtrunqput(gp, arg == GOSCHED_HEAD);
+	else
+		globrunqput(gp);
 	unlock(&sched.lock);
 }
 
@@ -394,7 +406,7 @@ void gosched_m(struct g *gp, void *arg)
  * cost a trip through the scheduler. */
 bool gmp_nothing_else(struct p *pp)
 {
-	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0)
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued())
 		return false;
 	int64_t next = gmp_timers_next();
 	return next < 0 || next > gmp_nanotime();
@@ -403,7 +415,16 @@ bool gmp_nothing_else(struct p *pp)
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
-	if (!gmp_nothing_else(gmp_getp()))
+	struct p *pp = gmp_getp();
+	/* A realtime G yields only to one of its own priority or above
+	 * (sched_yield(2)): a lower one, or SCHED_OTHER, waits. */
+	if (gmp_rt_active() && getg()->rtprio) {
+		enum rtyield how = gmp_rt_yieldhow(getg(), true);
+		if (how != RT_STAY)
+			mcall(gosched_m, how == RT_HEAD ? GOSCHED_HEAD : NULL);
+		return;
+	}
+	if (!gmp_nothing_else(pp))
 		mcall(gosched_m, NULL);
 }
 
@@ -432,6 +453,10 @@ void newproc(struct g *gp)
 	struct p *pp = gmp_getp();
 	pp->ctr.gcreated++;
 	casgstatus(gp, G_IDLE, G_RUNNABLE);
+	if (gmp_rt_active() && gp->rtprio) {
+		gmp_rt_ready(getg()->m, gp);
+		return;
+	}
 	runqput(pp, gp, true);
 	wakep();
 }
@@ -478,6 +503,17 @@ static struct g *netpoll_pick(struct g *list)
 	return gp;
 }
 
+/* The highest-priority runnable realtime G, if any (rtprio.c). */
+static inline struct g *rtget(void)
+{
+	if (!gmp_rt_queued())
+		return NULL;
+	lock(&sched.lock);
+	struct g *gp = rtrunqget();
+	unlock(&sched.lock);
+	return gp;
+}
+
 /* Finds a runnable G, blocking the M if there is none (proc.go:
  * findRunnable): local queue, global queue, timers, stealing as a spinning
  * M, then give up the P and sleep. */
@@ -487,6 +523,8 @@ static struct g *findrunnable(struct m *mp, bool *inherit)
 top:
 	run_timers(mp);
 	struct p *pp = mp->p;
+	if ((gp = rtget()))
+		return gp;
 	if ((gp = runqget(pp, inherit)))
 		return gp;
 	*inherit = false;
@@ -527,6 +565,11 @@ top:
 	}
 
 	lock(&sched.lock);
+	if (sched.rtrunqsize > 0) {
+		gp = rtrunqget();
+		unlock(&sched.lock);
+		return gp;
+	}
 	if (sched.runqsize > 0) {
 		gp = globrunqget(pp, 0);
 		unlock(&sched.lock);
@@ -542,8 +585,8 @@ top:
 		mp->spinning = false;
 		if ((int32_t)atomic_add(&sched.nmspinning, -1) < 0)
 			gmp_throw("findrunnable: negative nmspinning");
-		for (int i = 0; i < procs; i++) {
-			if (runqempty(&allp[i]))
+		for (int i = 0; i <= procs; i++) {
+			if (i == procs ? !gmp_rt_queued() : runqempty(&allp[i]))
 				continue;
 			if (acquireidlep(mp)) {
 				mp->spinning = true;
@@ -655,9 +698,11 @@ void schedule(void)
 		struct p *pp = mp->p;
 		struct g *gp = NULL;
 		bool inherit = false;
+		/* A realtime G first, before anything else (rtprio.c). */
+		gp = rtget();
 		/* Check the global queue once in a while for fairness: two Gs that
 		 * keep readying each other would starve it otherwise. */
-		if (pp->schedtick % 61 == 0 && load_acq(&sched.runqsize) > 0) {
+		if (gp == NULL && pp->schedtick % 61 == 0 && load_acq(&sched.runqsize) > 0) {
 			lock(&sched.lock);
 			gp = globrunqget(pp, 1);
 			unlock(&sched.lock);
@@ -765,6 +810,7 @@ void sched_fork(enum gmp_fork_phase phase)
 	sched.nmspinning = 0;
 	sched.runqhead = sched.runqtail = NULL;
 	sched.runqsize = 0;
+	gmp_rt_fork_child(gp);
 	sched.ngs = 1;
 	sched.lastpoll = gmp_nanotime();
 	sched.pidle = NULL;

@@ -8,6 +8,7 @@
 #include "morph.h"
 #include "preempt.h"
 #include "proc.h"
+#include "rtprio.h"
 #include "runtime.h"
 #include "sema.h"
 #include "syscall.h"
@@ -369,6 +370,10 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 			break;
 		}
 	}
+	/* Realtime waiters are queued highest first (waitq.c): the signal
+	 * goes to the highest, as the kernel's futex wake-up picks it. */
+	if (found && gmp_rt_active() && head->rtprio > found->rtprio)
+		found = head;
 	if (found)
 		waitq_remove(root, found);
 	unlock(&root->lock);
