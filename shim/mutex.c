@@ -139,14 +139,17 @@ void gmp_mutex_unlock(uint32_t *w)
 			/* STARVING is only ever set while LOCKED, so the lock goes
 			 * straight from us to the oldest waiter. */
 			gmp_futex_handoff(w, LOCKED | WAITERS | STARVING, LOCKED, 0);
+			gmp_preempt_point(); /* a realtime waiter above us runs now */
 			return;
 		}
 		/* Normal mode: release, then wake one waiter to compete for it.
 		 * A CAS, not an AND: a waiter may turn STARVING on meanwhile. */
 		if (__atomic_compare_exchange_n(w, &s, s & ~(LOCKED | WAITERS), 0, __ATOMIC_RELEASE,
 						__ATOMIC_RELAXED)) {
-			if (s & WAITERS)
+			if (s & WAITERS) {
 				gmp_futexwake(w, 1);
+				gmp_preempt_point();
+			}
 			return;
 		}
 	}
