@@ -7,7 +7,8 @@
  *
  * Ownership.  An M runs Gs only while it holds a P (m->p, p->m).  A G in
  * G_RUNNING is on exactly one M (g->m, m->curg); a G in G_RUNNABLE is on
- * exactly one run queue (a P's ring or runnext, or the global queue); a G
+ * exactly one run queue (a P's ring or runnext, the global queue, or the
+ * realtime queue: a G with rtprio > 0 is readied onto that one); a G
  * in G_WAITING is on at most one wait queue (sema.c, keyed by address) and
  * whoever takes it off readies it; a G in G_SYSCALL has no P of its own
  * except the oldp its M may still take back.  Status changes go through
@@ -21,7 +22,9 @@
  *
  * Run queues (runq.c).  Only the M that owns a P writes its runqtail and
  * runnext; thieves and the owner advance runqhead with a CAS.  The global
- * queue, the idle P list and the idle M list are guarded by sched.lock.
+ * queue, the realtime queue, the idle P list and the idle M list are
+ * guarded by sched.lock.  Every schedule looks at the realtime queue first
+ * (rtprio.c), and only while some G is realtime (gmp_nrt).
  *
  * Spinning (proc.go's protocol).  sched.nmspinning counts Ms looking for
  * work while holding a P; at most half the busy Ps spin.  An M that stops
