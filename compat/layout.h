@@ -9,9 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The sizes of glibc's objects on each architecture the shim knows: the
+ * fields below are at the same offsets on both, only the tail padding of
+ * a mutex and an attribute differs. */
+#if defined(__x86_64__)
 _Static_assert(sizeof(pthread_mutex_t) == 40, "glibc x86_64 mutex size");
 _Static_assert(sizeof(pthread_cond_t) == 48, "glibc x86_64 condvar size");
 _Static_assert(sizeof(pthread_attr_t) == 56, "glibc x86_64 attr size");
+#elif defined(__aarch64__)
+_Static_assert(sizeof(pthread_mutex_t) == 48, "glibc aarch64 mutex size");
+_Static_assert(sizeof(pthread_cond_t) == 48, "glibc aarch64 condvar size");
+_Static_assert(sizeof(pthread_attr_t) == 64, "glibc aarch64 attr size");
+#else
+#error "compat/layout.h: glibc's object layouts are checked for x86_64 and aarch64 only"
+#endif
 
 /* Thread attributes start with the priority and the policy.  The policy
  * setter accepts only SCHED_OTHER, FIFO and RR, but pthread_getattr_np
@@ -83,5 +94,15 @@ struct gmp_sem_glibc {
 	int pad;
 };
 #define GMP_SEM_SHARED 128
+
+/* pthread_spinlock_t: x86_64's glibc (assembly) counts down from 1, the
+ * generic C version (aarch64) takes 0 to 1. */
+#if defined(__x86_64__)
+#define GMP_SPIN_UNLOCKED 1
+#define GMP_SPIN_LOCKED 0
+#else
+#define GMP_SPIN_UNLOCKED 0
+#define GMP_SPIN_LOCKED 1
+#endif
 
 #endif

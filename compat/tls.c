@@ -1,11 +1,20 @@
-/* glibc 2.36, x86_64 (TLS_TCB_AT_TP): the thread pointer points at the
- * TCB, which starts with tcbhead_t and is the struct pthread; the static
- * TLS blocks of all initially loaded modules sit just below it.  We ask
- * ld.so for the sizes, let it build the DTV and copy the TLS images
- * (_dl_allocate_tls, as NPTL's allocate_stack does), and fill in the few
- * TCB fields that libc reads for the current thread.  Field offsets that
- * are not part of the stable tcbhead_t come from the descriptors glibc
- * exports for libthread_db, not from a copy of glibc's headers. */
+/* glibc 2.34+: the per-G TCB and static TLS, laid out as NPTL lays out a
+ * thread's.  We ask ld.so for the sizes, let it build the DTV and copy the
+ * TLS images (_dl_allocate_tls, as NPTL's allocate_stack does), and fill in
+ * the few TCB fields that libc reads for the current thread.  Field
+ * offsets that are not part of the ABI come from the descriptors glibc
+ * exports for libthread_db, not from a copy of glibc's headers.
+ *
+ * "TCB" here is always the pthread_t, glibc's struct pthread.  Where the
+ * thread pointer points is the architecture's TLS variant (arch.h,
+ * GMP_ARCH_TCB_AT_TP):
+ *   variant II (x86_64): the thread pointer is the pthread_t, whose first
+ *     member is tcbhead_t (self, dtv, canary, pointer guard); the static
+ *     TLS blocks lie below it:  [static TLS][struct pthread]
+ *   variant I (aarch64): the thread pointer points at a 16-byte tcbhead_t
+ *     (dtv, private) just above struct pthread, the static TLS blocks
+ *     above that:  [struct pthread][tcbhead_t][static TLS]
+ * The helpers just below are the only code that differs. */
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
@@ -20,11 +29,7 @@
 #include "debug.h"
 #include "tls.h"
 
-/* tcbhead_t's offsets are the architecture's (arch.h). */
-#define TCB_OFF_TCB GMP_ARCH_TCB_OFF_TCB
-#define TCB_OFF_DTV GMP_ARCH_TCB_OFF_DTV
-#define TCB_OFF_SELF GMP_ARCH_TCB_OFF_SELF
-#define TCB_OFF_MULTIPLE_THREADS GMP_ARCH_TCB_OFF_MULTIPLE_THREADS
+/* The header words a new TCB copies from the initial thread's. */
 #define TCB_COPY_FROM GMP_ARCH_TCB_COPY_FROM
 #define TCB_COPY_TO GMP_ARCH_TCB_COPY_TO
 
@@ -43,14 +48,15 @@ static void (*dl_get_tls_static_info)(size_t *size, size_t *align);
 static size_t static_size, static_align, tcb_size;
 static size_t off_tid;
 static size_t off_list;              /* struct pthread's list_t (NPTL's stack lists) */
-static ptrdiff_t off_rseq_cpu = -1;  /* TP-relative, -1: no rseq area */
-static ptrdiff_t off_resp = -1;      /* TP-relative __resp */
-static ptrdiff_t off_curg;           /* TP-relative: the runtime's "current G" variable */
+/* The offsets below are from the pthread_t, like the descriptors'. */
+static ptrdiff_t off_rseq_cpu = -1;  /* -1: no rseq area */
+static ptrdiff_t off_resp = -1;      /* __resp */
+static ptrdiff_t off_curg;           /* the runtime's "current G" variable */
 static char *main_tcb;              /* the initial thread's */
-static unsigned char main_header[TCB_COPY_TO];
+static unsigned char main_header[TCB_COPY_TO > 0 ? TCB_COPY_TO : 1];
 
 /* Words of libc's TLS block that malloc owns (see gmp_tls_learn_malloc). */
-static ptrdiff_t off_libc_tls;      /* TP-relative start of libc's block */
+static ptrdiff_t off_libc_tls;      /* start of libc's block */
 static size_t libc_tls_size;       /* 0: not found */
 static int nkeep = -1;              /* -1 not learned yet */
 static ptrdiff_t keep[2];
@@ -64,6 +70,131 @@ static void *private_sym(void *handle, const char *name)
 	}
 	return p;
 }
+
+/* --- where the thread pointer points: the TLS variant --- */
+
+#if GMP_ARCH_TCB_AT_TP
+/* The thread pointer is the pthread_t; static TLS below it. */
+static char *tcb_tp(char *tcb)
+{
+	return tcb;
+}
+
+static char *tp_tcb(char *tp)
+{
+	return tp;
+}
+
+static dtv_t **tcb_dtv(char *tcb)
+{
+	return (dtv_t **)(tcb + GMP_ARCH_TCB_OFF_DTV);
+}
+
+static void variant_init(void)
+{
+}
+
+static uintptr_t place_tcb(uintptr_t top)
+{
+	return (top - tcb_size) & ~(uintptr_t)(static_align - 1);
+}
+
+static uintptr_t tls_lowest(uintptr_t tcb)
+{
+	return (tcb - static_size) & ~(uintptr_t)(static_align - 1);
+}
+
+/* Whether off (from the pthread_t) lies in the static TLS blocks. */
+static bool in_static_tls(ptrdiff_t off)
+{
+	return off < 0 && (size_t)-off <= static_size;
+}
+
+/* tcbhead_t points at itself, as every NPTL thread's and every G's does. */
+static bool looks_like_tcb(const char *tcb)
+{
+	return *(void *const *)(tcb + GMP_ARCH_TCB_OFF_SELF) == tcb;
+}
+
+static void fill_header(char *tcb)
+{
+	*(void **)(tcb + GMP_ARCH_TCB_OFF_TCB) = tcb;
+	*(void **)(tcb + GMP_ARCH_TCB_OFF_SELF) = tcb;
+}
+
+uintptr_t gmp_tls_pointer_guard(void *tcb)
+{
+	return *(uintptr_t *)((char *)tcb + GMP_ARCH_TCB_OFF_POINTER_GUARD);
+}
+#else
+/* The thread pointer is just above the pthread_t; static TLS above the
+ * 16-byte tcbhead_t it points at. */
+static const uintptr_t *pointer_guard;
+
+static char *tcb_tp(char *tcb)
+{
+	return tcb + tcb_size;
+}
+
+static char *tp_tcb(char *tp)
+{
+	return tp - tcb_size;
+}
+
+static dtv_t **tcb_dtv(char *tcb)
+{
+	return (dtv_t **)(tcb_tp(tcb) + GMP_ARCH_TP_OFF_DTV);
+}
+
+static void variant_init(void)
+{
+	/* gmp_arch_tp, gmp_arch_setfs: from here on pthread_t and thread
+	 * pointer are told apart. */
+	gmp_arch_set_pthread_size(tcb_size);
+	/* NPTL aligns struct pthread (TCB_ALIGNMENT); a multiple of 64 keeps
+	 * the thread pointer just above it as aligned as the G's TCB. */
+	if (static_align < 64)
+		static_align = 64;
+	if (tcb_size % 64)
+		gmp_throw("unexpected struct pthread size");
+	pointer_guard = private_sym(RTLD_DEFAULT, "__pointer_chk_guard");
+}
+
+static uintptr_t place_tcb(uintptr_t top)
+{
+	return ((top - static_size) & ~(uintptr_t)(static_align - 1)) - tcb_size;
+}
+
+static uintptr_t tls_lowest(uintptr_t tcb)
+{
+	return tcb;
+}
+
+static bool in_static_tls(ptrdiff_t off)
+{
+	return off >= (ptrdiff_t)tcb_size && (size_t)off < tcb_size + static_size;
+}
+
+/* No self pointer here: the list node is a node of a list (NPTL's lists
+ * of stacks, or a G's own empty one). */
+static bool looks_like_tcb(const char *tcb)
+{
+	void *const *node = (void *const *)(tcb + off_list);
+	return node[0] != NULL && ((void *const *)node[0])[1] == node;
+}
+
+static void fill_header(char *tcb)
+{
+	(void)tcb;
+}
+
+/* glibc keeps one pointer guard for the process, in ld.so. */
+uintptr_t gmp_tls_pointer_guard(void *tcb)
+{
+	(void)tcb;
+	return *pointer_guard;
+}
+#endif
 
 static void (*ctype_init)(void);
 
@@ -164,6 +295,7 @@ void gmp_tls_init(const void *curg_var)
 
 	const uint32_t *ch_desc = private_sym(RTLD_DEFAULT, "_thread_db_pthread_cancelhandling");
 	off_cancelhandling = ch_desc[2];
+	variant_init();
 
 	char *tp = gmp_arch_tp();
 	if (*(int *)(tp + off_tid) != getpid())
@@ -178,7 +310,9 @@ void gmp_tls_init(const void *curg_var)
 		off_resp = (char *)resp - tp;
 	const ptrdiff_t *rseq_offset = dlsym(RTLD_DEFAULT, "__rseq_offset");
 	if (rseq_offset)
-		off_rseq_cpu = *rseq_offset + 4; /* struct rseq: cpu_id_start, cpu_id */
+		/* __rseq_offset is from the thread pointer; struct rseq:
+		 * cpu_id_start, cpu_id. */
+		off_rseq_cpu = (tcb_tp(tp) - tp) + *rseq_offset + 4;
 }
 
 size_t gmp_tls_reserve(void)
@@ -188,21 +322,15 @@ size_t gmp_tls_reserve(void)
 
 void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo)
 {
-	uintptr_t tcb = (gaddr - tcb_size) & ~(uintptr_t)(static_align - 1);
+	uintptr_t tcb = place_tcb(gaddr);
 	*tls_lo = gmp_tls_lowest((void *)tcb);
 	return (void *)tcb;
 }
 
-/* Whether tcb looks like a glibc thread descriptor: its header points at
- * itself, as every NPTL thread's and every G's does. */
+/* Whether tcb looks like a glibc thread descriptor. */
 bool gmp_tls_is_tcb(const void *tcb)
 {
-	return tcb != NULL && *(void *const *)((const char *)tcb + TCB_OFF_SELF) == tcb;
-}
-
-uintptr_t gmp_tls_pointer_guard(void *tcb)
-{
-	return *(uintptr_t *)((char *)tcb + GMP_ARCH_TCB_OFF_POINTER_GUARD);
+	return tcb != NULL && looks_like_tcb(tcb);
 }
 
 int *gmp_tls_tidp(void *tcb)
@@ -212,16 +340,15 @@ int *gmp_tls_tidp(void *tcb)
 
 uintptr_t gmp_tls_lowest(void *tcb)
 {
-	return ((uintptr_t)tcb - static_size) & ~(uintptr_t)(static_align - 1);
+	return tls_lowest((uintptr_t)tcb);
 }
 
 /* The TCB fields libc reads for the running thread. */
 static void fill_tcb(char *tcb, int tid, void *curg, void *res)
 {
 	memcpy(tcb + TCB_COPY_FROM, main_header + TCB_COPY_FROM, TCB_COPY_TO - TCB_COPY_FROM);
-	*(void **)(tcb + TCB_OFF_TCB) = tcb;
-	*(void **)(tcb + TCB_OFF_SELF) = tcb;
-	*(int *)(tcb + TCB_OFF_MULTIPLE_THREADS) = 1;
+	fill_header(tcb);
+	*(int *)(tcb + GMP_ARCH_TCB_OFF_MULTIPLE_THREADS) = 1;
 	*(int *)(tcb + off_tid) = tid;
 	/* An empty list node: glibc's fork unlinks the forking thread's from
 	 * NPTL's list of stacks in the child (reclaim_stacks), and a G's is in
@@ -241,24 +368,24 @@ int gmp_tls_setup(void *tcbv, int tid, void *curg, void *res, int reuse)
 {
 	char *tcb = tcbv;
 	if (!reuse) {
-		if (dl_allocate_tls(tcb) == NULL)
+		if (dl_allocate_tls(tcb_tp(tcb)) == NULL)
 			return EAGAIN;
 	} else {
 		/* As NPTL does for a cached stack: free the dynamically
 		 * allocated TLS blocks, clear the DTV, and copy the TLS images
 		 * again.  The DTV itself stays. */
-		dtv_t *dtv = *(dtv_t **)(tcb + TCB_OFF_DTV);
+		dtv_t *dtv = *tcb_dtv(tcb);
 		for (size_t i = 0; i < dtv[-1].counter; i++)
 			free(dtv[1 + i].pointer.to_free);
 		memset(dtv, 0, (dtv[-1].counter + 1) * sizeof(dtv_t));
-		dtv_t *keepdtv = *(dtv_t **)(tcb + TCB_OFF_DTV);
+		dtv_t *keepdtv = *tcb_dtv(tcb);
 		memset(tcb, 0, tcb_size);
-		*(dtv_t **)(tcb + TCB_OFF_DTV) = keepdtv;
+		*tcb_dtv(tcb) = keepdtv;
 		int nk = __atomic_load_n(&nkeep, __ATOMIC_ACQUIRE);
 		void *mallocstate[2];
 		for (int i = 0; i < nk; i++)
 			mallocstate[i] = *(void **)(tcb + keep[i]);
-		dl_allocate_tls_init(tcb, true);
+		dl_allocate_tls_init(tcb_tp(tcb), true);
 		for (int i = 0; i < nk; i++)
 			*(void **)(tcb + keep[i]) = mallocstate[i];
 	}
@@ -268,9 +395,10 @@ int gmp_tls_setup(void *tcbv, int tid, void *curg, void *res, int reuse)
 
 void *gmp_tls_standalone(int tid)
 {
-	char *tcb = dl_allocate_tls(NULL);
-	if (tcb == NULL)
+	char *tp = dl_allocate_tls(NULL);
+	if (tp == NULL)
 		gmp_throw("cannot allocate a TCB for an M");
+	char *tcb = tp_tcb(tp);
 	fill_tcb(tcb, tid, NULL, NULL);
 	return tcb;
 }
@@ -443,7 +571,7 @@ static void keep_static(struct fixup *fx)
 	for (int i = 0; i < fx->n; i++) {
 		struct tls_index ti = { fx->mods[i].modid, 0 };
 		ptrdiff_t off = (char *)__tls_get_addr(&ti) - fx->tp;
-		if (off < 0 && (size_t)-off <= static_size) {
+		if (in_static_tls(off)) {
 			fx->mods[k] = fx->mods[i];
 			fx->mods[k++].off = off;
 		}

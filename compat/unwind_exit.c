@@ -108,13 +108,12 @@ static uintptr_t ptr_demangle(uintptr_t v)
 /* The stack pointer a record's setjmp saved. */
 static uintptr_t record_sp(const __pthread_unwind_buf_t *buf)
 {
-	return ptr_demangle((uintptr_t)buf->__cancel_jmp_buf[0].__cancel_jmp_buf[6]);
+	return ptr_demangle((uintptr_t)buf->__cancel_jmp_buf[0].__cancel_jmp_buf[GMP_ARCH_JB_SP]);
 }
 
 /* Where main's record now leads (gmp_main_adopt_record): main's exit, on
- * main's stack at the level of glibc's __libc_start_call_main.  A longjmp
- * leaves the stack pointer as after a return, one word off a call's. */
-__attribute__((noreturn, force_align_arg_pointer, used)) static void main_landing(void)
+ * main's stack at the level of glibc's __libc_start_call_main. */
+static GMP_ARCH_LONGJMP_TARGET __attribute__((noreturn, used)) void main_landing(void)
 {
 	finish(uw.retval);
 }
@@ -136,7 +135,7 @@ void gmp_unwind_adopt_main(void)
 		return; /* main has not started yet (a constructor): next time */
 	while (b->__pad[0] != NULL)
 		b = b->__pad[0];
-	b->__cancel_jmp_buf[0].__cancel_jmp_buf[7] = (long)ptr_mangle((uintptr_t)main_landing);
+	b->__cancel_jmp_buf[0].__cancel_jmp_buf[GMP_ARCH_JB_PC] = (long)ptr_mangle((uintptr_t)main_landing);
 	gmp_unwind_entry(b);
 	done = true;
 }

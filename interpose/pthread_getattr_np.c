@@ -7,14 +7,13 @@
 #include "shim/init.h"
 #include "shim/registry.h"
 #include "shim/runtime.h"
-#include "shim/sys.h"
 
 GMP_EXPORT int pthread_getattr_np(pthread_t t, pthread_attr_t *attr)
 {
 	/* A thread that is no G asking about itself (a runtime thread that a
 	 * sanitizer starts, the initial thread before the runtime exists):
 	 * NPTL made it and knows its stack. */
-	if (getg() == NULL && t == (pthread_t)gmp_self_tcb())
+	if (getg() == NULL && t == pthread_self())
 		return gmp_real.pthread_getattr_np(t, attr);
 	gmp_ensure_init();
 	struct g *gp = gmp_registry_get((void *)t);

@@ -1,9 +1,10 @@
 /* Spinlocks: glibc's trylock, unlock, init and destroy are plain atomics
  * and stay; lock must not spin forever on a holder that is parked on the
- * same P, so after a bounded spin it yields the G.  x86_64 glibc counts
- * down: 1 is unlocked, 0 or less locked. */
+ * same P, so after a bounded spin it yields the G.  The lock word's values
+ * are glibc's (compat/layout.h). */
 #include <pthread.h>
 
+#include "compat/layout.h"
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/proc.h"
@@ -14,9 +15,10 @@ GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	for (;;) {
 		for (int i = 0; i < 1000; i++) {
-			int one = 1;
-			if (__atomic_load_n(l, __ATOMIC_RELAXED) == 1 &&
-			    __atomic_compare_exchange_n(l, &one, 0, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			int unlocked = GMP_SPIN_UNLOCKED;
+			if (__atomic_load_n(l, __ATOMIC_RELAXED) == GMP_SPIN_UNLOCKED &&
+			    __atomic_compare_exchange_n(l, &unlocked, GMP_SPIN_LOCKED, 0, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
 				return 0;
 			gmp_spin_pause();
 		}

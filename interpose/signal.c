@@ -327,8 +327,16 @@ GMP_EXPORT int sigwait(const sigset_t *set, int *sig)
 
 GMP_EXPORT int pause(void)
 {
+#ifdef SYS_pause
 	GMP_CANCEL_POINT;
 	return (int)gmp_ret(gmp_blocking_syscall6(SYS_pause, 0, 0, 0, 0, 0, 0));
+#else
+	/* No pause system call (aarch64): the thread's own mask suspended
+	 * on, as glibc does there. */
+	sigset_t cur;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	return sigsuspend(&cur);
+#endif
 }
 
 GMP_EXPORT int sigsuspend(const sigset_t *mask)

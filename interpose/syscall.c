@@ -38,8 +38,10 @@ GMP_EXPORT long syscall(long number, ...)
 		return close_range((unsigned)a[0], (unsigned)a[1], (int)a[2]);
 	case SYS_dup:
 		return dup((int)a[0]);
+#ifdef SYS_dup2 /* not on aarch64, where dup3 does it */
 	case SYS_dup2:
 		return dup2((int)a[0], (int)a[1]);
+#endif
 	case SYS_dup3:
 		return dup3((int)a[0], (int)a[1], (int)a[2]);
 	case SYS_fcntl:

@@ -26,6 +26,9 @@
 
 static void for_all(enum gmp_fork_phase phase)
 {
+	/* No thread of the runtime's in the making across the fork; first,
+	 * as the template thread takes runtime locks while it makes one. */
+	spawn_fork(phase);
 	/* In the runtime's lock order (proc.c).  Wake-ups deferred by signal handlers are dropped in the child;
 	 * sysmon restarts last, on a rebuilt scheduler. */
 	if (phase == FORK_CHILD)

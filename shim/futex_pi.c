@@ -201,6 +201,10 @@ long gmp_futex_wait_requeue_pi(uint32_t *uaddr, uint32_t val, int64_t deadline, 
 		return -ENOMEM; /* a foreign thread with no memory for its wait state */
 	for (;;) {
 		gp->pitarget = uaddr2;
+		/* A wait that returns before it parks (uaddr no longer holds
+		 * val) leaves the bits alone: without this they could be the
+		 * 0 of a past requeue, and the EAGAIN would pass for one. */
+		gp->waitbits = FUTEX_BITSET_MATCH_ANY;
 		__atomic_add_fetch(&npiwaiters, 1, __ATOMIC_RELAXED);
 		int r = gmp_futexwait_bits(uaddr, val, deadline, WAIT_FUTEX, FUTEX_BITSET_MATCH_ANY);
 		__atomic_sub_fetch(&npiwaiters, 1, __ATOMIC_RELAXED);

@@ -347,7 +347,7 @@ static void dump_g(struct g *gp, void *arg)
 	void *uc = stopped_context(dc, gp);
 	uintptr_t sp = load_acq(&gp->sched_sp);
 	bool parked = st == G_WAITING || st == G_RUNNABLE || st == G_IDLE;
-	if (!uc && parked && sp_in_g(gp, sp) && ((const uintptr_t *)sp)[7] == (uintptr_t)gmp_context_start) {
+	if (!uc && parked && sp_in_g(gp, sp) && gmp_arch_context_pc(sp) == (uintptr_t)gmp_context_start) {
 		/* The frame gmp_arch_new_context built: nothing ran yet. */
 		ob_str(ob, "  (not started yet: will run ");
 		gmp_symbolize(ob, (uintptr_t)gp->start_routine, true);

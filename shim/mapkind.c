@@ -127,8 +127,13 @@ enum mapkind gmp_mapkind(const void *addr)
 			lock(&openlock);
 			fd = mapsfd;
 			if (fd == -1) {
+				/* A fresh descriptor that cannot answer: a kernel
+				 * without the ioctl (ENOTTY), or qemu-user, which
+				 * emulates /proc/self/maps as a file of text and
+				 * refuses ioctls it does not know (ENOSYS). */
 				fd = open_maps();
-				if (fd < 0 || query(fd, addr) == -ENOTTY) {
+				int r = fd < 0 ? -EBADF : query(fd, addr);
+				if (r < 0 && r != -ENOENT) {
 					if (fd >= 0)
 						gmp_syscall(SYS_close, fd, 0, 0);
 					fd = -2;

@@ -39,6 +39,24 @@
 static struct mutex newmlock;
 static struct m *newmhead;     /* Ms waiting for the template thread */
 static struct note newmwake;
+/* The spawn gate: the runtime never makes a thread while the program
+ * forks.  The program does not see the runtime's threads being made, and
+ * natively it would not be cloning while it forks; under qemu-user the
+ * overlap is fatal: the emulator's clone holds a lock of its own that the
+ * fork child inherits held, and the child's first new thread (its template
+ * thread) then waits for good.  SPAWNING: the template thread is making
+ * threads; FORKING: a fork is under way, the template thread waits.  Not a
+ * runtime lock, which is never held across a call into libc: each side
+ * waits on the word in the kernel, from the shim's text (so sysmon never
+ * takes a P from a fork that waits here). */
+#define SPAWNING 1u
+#define FORKING 2u
+static uint32_t spawngate;
+
+static void gate_wait(uint32_t seen)
+{
+	gmp_futex_wait_kernel(&spawngate, seen, -1);
+}
 
 uintptr_t gmp_m_region_size = 256 * 1024;
 
@@ -204,12 +222,22 @@ static void *templatethread(void *arg)
 		struct m *list = newmhead;
 		newmhead = NULL;
 		unlock(&newmlock);
+		for (uint32_t s;;) {
+			s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE);
+			if (s & FORKING)
+				gate_wait(s);
+			else if (__atomic_compare_exchange_n(&spawngate, &s, s | SPAWNING, 0, __ATOMIC_ACQ_REL,
+							     __ATOMIC_ACQUIRE))
+				break;
+		}
 		while (list) {
 			struct m *mp = list;
 			list = mp->schedlink;
 			mp->schedlink = NULL;
 			spawn(mp);
 		}
+		if (__atomic_and_fetch(&spawngate, ~SPAWNING, __ATOMIC_ACQ_REL) & FORKING)
+			gmp_futex_wake_kernel(&spawngate, 1);
 	}
 	return NULL;
 }
@@ -232,6 +260,28 @@ void gmp_start_templatethread(void)
 {
 	if (!gmp_start_runtime_thread(templatethread))
 		gmp_throw("cannot start the template thread");
+}
+
+void spawn_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_PREPARE) {
+		/* Forks of several threads at once: each waits its turn. */
+		for (uint32_t s;;) {
+			s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE);
+			if (s & FORKING)
+				gate_wait(s);
+			else if (__atomic_compare_exchange_n(&spawngate, &s, s | FORKING, 0, __ATOMIC_ACQ_REL,
+							     __ATOMIC_ACQUIRE))
+				break;
+		}
+		for (uint32_t s; (s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE)) & SPAWNING;)
+			gate_wait(s);
+	} else if (phase == FORK_PARENT) {
+		__atomic_and_fetch(&spawngate, ~FORKING, __ATOMIC_ACQ_REL);
+		gmp_futex_wake_kernel(&spawngate, INT32_MAX);
+	} else {
+		spawngate = 0;
+	}
 }
 
 void newm_fork(enum gmp_fork_phase phase)

@@ -21,5 +21,9 @@ void newm(struct p *pp, bool spinning);
 bool gmp_start_runtime_thread(void *(*fn)(void *));
 void gmp_start_templatethread(void);
 void newm_fork(enum gmp_fork_phase phase);
+/* Before every runtime lock at a fork: waits for the template thread to
+ * finish the threads it is making, and keeps it from making more until the
+ * fork is over. */
+void spawn_fork(enum gmp_fork_phase phase);
 
 #endif

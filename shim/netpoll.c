@@ -309,7 +309,7 @@ struct g *gmp_netpoll(int64_t delay)
 			ms = 1; /* epoll_wait's resolution: a short timer wakes up to 1 ms late */
 		else
 			ms = delay > 1000000000LL ? 1000 : (int)(delay / 1000000);
-		n = sys(SYS_epoll_wait, ep, (long)evs, 128, ms);
+		n = sys(SYS_epoll_pwait, ep, (long)evs, 128, ms); /* no mask: epoll_wait, on every architecture */
 	}
 	if (n == -EBADF || n == -EINVAL) {
 		netpoll_lost(ep);

@@ -131,6 +131,6 @@ int ob_open(const char *pattern)
 		}
 	}
 	path[n] = '\0';
-	long fd = gmp_syscall(SYS_open, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644, 0, 0);
 	return fd < 0 ? 2 : (int)fd;
 }

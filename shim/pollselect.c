@@ -29,7 +29,11 @@
 
 #define STACK_NODES 32 /* beyond this, nodes are mmapped: poll is async-signal-safe, malloc is not */
 
-static const struct timespec zero;
+/* The zero timeout of a probe, in writable memory: ppoll and pselect6
+ * write the time left back, and Linux ignores a fault there only after
+ * the call has done its work (qemu-user fails such a call with EFAULT).
+ * Each probe has its own. */
+#define ZERO_TIMEOUT (long)&(struct timespec){ 0, 0 }
 
 /* What is left until deadline, for a call that blocks the M. */
 static const struct timespec *remaining(int64_t deadline, struct timespec *ts)
@@ -78,7 +82,7 @@ struct pollargs {
 static long poll_probe(void *arg)
 {
 	struct pollargs *a = arg;
-	return gmp_syscall_intr(SYS_ppoll, (long)a->fds, 1, (long)&zero, 0, 8, 0);
+	return gmp_syscall_intr(SYS_ppoll, (long)a->fds, 1, ZERO_TIMEOUT, 0, 8, 0);
 }
 
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
@@ -89,7 +93,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	/* A first look before touching the array: a ready set costs one
 	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
 	 * the kernel's to judge before we read it. */
-	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
@@ -107,7 +111,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		for (unsigned long i = 0; i < n && parkable; i++)
 			if (fds[i].fd >= 0)
 				parkable = w != NULL && watch(w, k++, fds[i].fd);
-		r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+		r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 		if (r != 0 || deadline == 0)
 			break;
 		if (!parkable) {
@@ -123,7 +127,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		}
 		if (wr == ETIMEDOUT) {
 			/* A last look, as the kernel's scan after its timeout. */
-			r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, (long)&zero, 0, 8, 0);
+			r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 			break;
 		}
 	}
@@ -150,7 +154,7 @@ static long select_probe(struct selsets *ss)
 		if (ss->in[s])
 			memcpy(ss->out[s], ss->in[s], ss->bytes);
 	return gmp_syscall_intr(SYS_pselect6, ss->n, (long)ss->out[0], (long)ss->out[1], (long)ss->out[2],
-				(long)&zero, 0);
+				ZERO_TIMEOUT, 0);
 }
 
 /* Moves the asked-for fds that are no longer open from in to closed;

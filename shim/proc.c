@@ -52,7 +52,8 @@
  * few instructions, never across a park, a system call or a call into
  * libc.  fork.c takes every one of them, in this order, before fork.
  * (The runtime-fd lock is taken after the init lock and reset in the
- * child before it.) */
+ * child before it.)  Before all of them it closes the template thread's
+ * spawn gate (mstart.c), and waits for any thread it is making. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/syscall.h>

@@ -29,6 +29,10 @@
  * code until its next entry into the runtime (gmp_getp, entersyscall) or
  * the next preemption signal takes a P back (exitsyscall's slow path).
  *
+ * Under qemu-user the syscall file describes the emulator's own calls, not
+ * the program's: the runtime finds out once (syscall_file_truthful) and
+ * then rescues nothing, and preempts a thread its stat says runs.
+ *
  * Not taken: an M asleep at a pc inside the shim (the runtime's own locks
  * and notes: like Go's runtime locks, held for a few instructions with the
  * P's state in hand; every call of the shim's that may block goes through
@@ -42,6 +46,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 
+#include "compat/debug.h"
 #include "preempt.h"
 #include "rescue.h"
 #include "rtsig.h"
@@ -146,14 +151,10 @@ static long read_task_file(int tid, const char *file, char *buf, size_t size)
 	return n;
 }
 
-int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc)
+/* "nr a1 .. a6 sp pc", "-1 sp pc" or "running"; 1, 2 or 0 as
+ * gmp_task_syscall. */
+static int parse_syscall(const char *buf, long *nr, long *args, uintptr_t *sp, uintptr_t *pc)
 {
-	char buf[256];
-	long n = read_task_file(tid, "syscall", buf, sizeof buf);
-	if (n < 0)
-		return (int)n;
-	if (n == 0)
-		return -EIO;
 	if (buf[0] == 'r')
 		return 0;
 	const char *s = buf;
@@ -164,7 +165,6 @@ int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc
 	*nr = outside ? -1 : v;
 	while (*s && *s != ' ')
 		s++;
-	/* "nr a1 .. a6 sp pc", or "-1 sp pc". */
 	for (int i = 0; i < (outside ? 0 : 6); i++) {
 		long a = hex(&s);
 		if (args)
@@ -175,6 +175,59 @@ int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc
 	return outside ? 2 : 1;
 }
 
+/* Whether the kernel's syscall file describes the program's own calls: 1
+ * yes, -1 no, 0 not known yet (unreadable so far).  Under an emulator that
+ * runs each of the program's threads as one of its own (qemu-user) it
+ * describes the emulator's: the host's call numbers, arguments and pc, so
+ * a thread asleep in the runtime's own futex looks like one asleep in the
+ * program's code.  Asked once, of the calling thread's own file, whose
+ * read is then the call in progress: it must be read(2) as this build
+ * numbers it, made from the shim's code. */
+static int syscall_file_truthful(void)
+{
+	static int known;
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+	if (k != 0)
+		return k;
+	char buf[256];
+	long nr = -1;
+	uintptr_t sp = 0, pc = 0;
+	if (read_task_file((int)gmp_syscall(SYS_gettid, 0, 0, 0), "syscall", buf, sizeof buf) <= 0)
+		return 0;
+	k = parse_syscall(buf, &nr, NULL, &sp, &pc) == 1 && nr == SYS_read && gmp_pc_in_shim(pc) ? 1 : -1;
+	if (k < 0 && gmp_debug.verbose)
+		gmp_printf("gmpshim: /proc/self/task/*/syscall describes another program's calls (an emulator's): "
+			   "unseen blocking calls keep their P\n");
+	__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	return k;
+}
+
+/* Whether the thread is on a CPU or about to be ('R' in its stat, which
+ * stays readable when the syscall file is not, and is the thread's own
+ * even under an emulator). */
+static bool stat_running(int tid)
+{
+	char buf[512];
+	if (read_task_file(tid, "stat", buf, sizeof buf) <= 0)
+		return false;
+	const char *s = strrchr(buf, ')');
+	return s && s[1] == ' ' && s[2] == 'R';
+}
+
+int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc)
+{
+	/* Not the program's calls: only whether it runs is known. */
+	if (syscall_file_truthful() < 0)
+		return stat_running(tid) ? 0 : -ENOTSUP;
+	char buf[256];
+	long n = read_task_file(tid, "syscall", buf, sizeof buf);
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -EIO;
+	return parse_syscall(buf, nr, args, sp, pc);
+}
+
 /* A program that changed its credentials is no longer dumpable, and its
  * task files that need ptrace access become root's: one that dropped root
  * cannot open syscall any more.  stat stays readable: a thread running
@@ -182,11 +235,7 @@ int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc
  * what a blocked one waits in is not known, so it is not rescued. */
 static enum probe probe_stat(int tid)
 {
-	char buf[512];
-	if (read_task_file(tid, "stat", buf, sizeof buf) <= 0)
-		return PROBE_UNKNOWN;
-	const char *s = strrchr(buf, ')');
-	return s && s[1] == ' ' && s[2] == 'R' ? PROBE_USER : PROBE_UNKNOWN;
+	return stat_running(tid) ? PROBE_USER : PROBE_UNKNOWN;
 }
 
 /* The thread's voluntary plus involuntary context switches, or -errno:

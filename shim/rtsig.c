@@ -64,6 +64,23 @@ void gmp_rtsig_init(void)
 
 static struct mutex movelock;
 
+/* Whether signal s can be sent at all.  qemu-user runs the program's
+ * realtime signals on the host's, which has none left for the top two: it
+ * accepts and reports their actions, but a thread sent one gets nothing
+ * (the host refuses the number it maps it to).  So this thread sends s to
+ * itself with s blocked, and takes it back at once: the action (the
+ * default: the end of the process) never runs. */
+static bool sendable(int s)
+{
+	uint64_t bit = 1ull << (s - 1), old;
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&bit, (long)&old, 8, 0, 0);
+	bool sent = gmp_syscall(SYS_tgkill, gmp_pid, gmp_syscall(SYS_gettid, 0, 0, 0), s) == 0;
+	if (sent)
+		gmp_syscall6(SYS_rt_sigtimedwait, (long)&bit, 0, (long)&(struct timespec){ 0, 0 }, 8, 0, 0);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
+	return sent;
+}
+
 /* A realtime signal with no action but the default, of the program's or
  * the dump's, highest first; 0: none. */
 static int free_rtsig(void)
@@ -72,7 +89,7 @@ static int free_rtsig(void)
 		struct sigaction cur;
 		if (gmp_dump_signal_owned(s) || real_sigaction(s, NULL, &cur) != 0)
 			continue;
-		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL)
+		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL && sendable(s))
 			return s;
 	}
 	return 0;

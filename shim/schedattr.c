@@ -119,7 +119,7 @@ int gmp_setsched(struct g *gp, int policy, int prio)
 
 static void parse_online(void)
 {
-	int fd = (int)gmp_syscall(SYS_open, "/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC, 0);
+	int fd = (int)gmp_syscall6(SYS_openat, AT_FDCWD, (long)"/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC, 0, 0, 0);
 	char buf[512];
 	long n = fd < 0 ? -1 : gmp_syscall(SYS_read, fd, buf, sizeof buf - 1);
 	if (fd >= 0)

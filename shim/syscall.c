@@ -49,7 +49,7 @@ bool entersyscall(void)
 	 * from here when the kernel's view of its M cannot be read. */
 	uintptr_t *fp = __builtin_frame_address(0);
 	gp->syscallpc = (uintptr_t)__builtin_return_address(0);
-	gp->syscallsp = (uintptr_t)(fp + 2);
+	gp->syscallsp = (uintptr_t)__builtin_dwarf_cfa();
 	gp->syscallbp = fp[0];
 	casgstatus(gp, G_RUNNING, G_SYSCALL);
 	pp->syscalltick++;
@@ -180,7 +180,11 @@ long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5,
  * (ERESTARTNOINTR). */
 static bool ends_for_handler(long nr)
 {
-	return nr != SYS_clone && nr != SYS_clone3 && nr != SYS_fork && nr != SYS_vfork;
+#ifdef SYS_fork /* not on aarch64, where clone does it */
+	if (nr == SYS_fork || nr == SYS_vfork)
+		return false;
+#endif
+	return nr != SYS_clone && nr != SYS_clone3;
 }
 
 /* A request of the runtime's (a preemption sent while the G still ran,

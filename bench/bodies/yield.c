@@ -1,4 +1,3 @@
-#include <asm/prctl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -57,8 +56,11 @@ void bench_sched_yield_pingpong_cpuclock(long iters)
 	pthread_join(t, NULL);
 }
 
-/* The cost of pointing the FS base at a TCB, which every switch between
- * different Gs pays once: rewrite the current value. */
+/* The cost of pointing the thread register at a TCB, which every switch
+ * between different Gs pays once: rewrite the current value (x86_64: the
+ * FS base through arch_prctl; aarch64: TPIDR_EL0, written directly). */
+#if defined(__x86_64__)
+#include <asm/prctl.h>
 void bench_fs_write(long iters)
 {
 	unsigned long fs;
@@ -66,3 +68,14 @@ void bench_fs_write(long iters)
 	for (long i = 0; i < iters; i++)
 		syscall(SYS_arch_prctl, ARCH_SET_FS, fs);
 }
+#elif defined(__aarch64__)
+void bench_fs_write(long iters)
+{
+	unsigned long tp;
+	__asm__ volatile("mrs %0, tpidr_el0" : "=r"(tp));
+	for (long i = 0; i < iters; i++)
+		__asm__ volatile("msr tpidr_el0, %0" ::"r"(tp) : "memory");
+}
+#else
+#error "bench_fs_write: no thread register write for this architecture"
+#endif

@@ -12,9 +12,10 @@
 # build has it).
 #
 # A parked G's saved context is the frame gmp_swap pushed
-# (shim/arch/x86_64/switch.S): from the saved stack pointer up, mxcsr and
-# x87 control word (8 bytes), r15, r14, r13, r12, rbx, rbp, then the return
-# address.  To unwind from it, a Python unwinder takes over the innermost
+# (shim/arch/<cpu>/switch.S).  x86_64: from the saved stack pointer up,
+# mxcsr and x87 control word (8 bytes), r15, r14, r13, r12, rbx, rbp, then
+# the return address.  aarch64: x19-x28, x29, x30 (the return address),
+# d8-d15, FPCR, 176 bytes in all.  To unwind from it, a Python unwinder takes over the innermost
 # frame of the selected thread for the duration of the command and
 # reports the G's registers as that frame's caller; frames from level 1 on
 # are then the G's, unwound by gdb's usual DWARF machinery.  No register
@@ -34,6 +35,15 @@ class FrameId(object):
         self.pc = pc
 
 G_STATUS = {0: "idle", 1: "runnable", 2: "running", 3: "syscall", 4: "waiting", 5: "dead"}
+
+
+def _aarch64():
+    return gdb.selected_inferior().architecture().name().startswith("aarch64")
+
+
+def _sp_pc():
+    """The names gdb gives the stack pointer and the pc."""
+    return ("sp", "pc") if _aarch64() else ("rsp", "rip")
 
 
 def _registry():
@@ -136,7 +146,8 @@ class ParkedGUnwinder(Unwinder):
     def activate(self, regs):
         # The innermost frame's registers are the thread's own.
         f = gdb.newest_frame()
-        self.target = (int(f.read_register("rsp")), int(f.read_register("rip")))
+        spn, pcn = _sp_pc()
+        self.target = (int(f.read_register(spn)), int(f.read_register(pcn)))
         self.regs = regs
         gdb.invalidate_cached_frames()
 
@@ -148,8 +159,9 @@ class ParkedGUnwinder(Unwinder):
     def __call__(self, pending):
         if self.regs is None:
             return None
-        sp = pending.read_register("rsp")
-        pc = pending.read_register("rip")
+        spn, pcn = _sp_pc()
+        sp = pending.read_register(spn)
+        pc = pending.read_register(pcn)
         if (int(sp), int(pc)) != self.target:
             return None
         # gdb stops unwinding where a caller's frame lies below its
@@ -169,8 +181,9 @@ def first_g_frame(regs):
     one it saved (inline frames share it, so the outermost-inlined one
     comes first)."""
     f = gdb.newest_frame()
+    spn = _sp_pc()[0]
     while f is not None:
-        if f.level() > 0 and int(f.read_register("rsp")) == regs["rsp"]:
+        if f.level() > 0 and int(f.read_register(spn)) == regs[spn]:
             return f
         f = f.older()
     raise gdb.GdbError("gmpshim: could not unwind into the saved context")
@@ -182,6 +195,12 @@ register_unwinder(None, _unwinder, replace=True)
 
 def saved_regs(g):
     sp = int(g["sched_sp"])
+    if _aarch64():
+        raw = bytes(gdb.selected_inferior().read_memory(sp, 176))
+        w = struct.unpack("<22Q", raw)
+        regs = {"x%d" % (19 + i): w[i] for i in range(12)}
+        regs.update({"pc": w[11], "sp": sp + 176})
+        return regs
     raw = bytes(gdb.selected_inferior().read_memory(sp, 64))
     w = struct.unpack("<8Q", raw)
     return {"r15": w[1], "r14": w[2], "r13": w[3], "r12": w[4], "rbx": w[5], "rbp": w[6],

@@ -37,7 +37,7 @@ static int find_library(char *out, size_t outsz)
 		return -1;
 	*slash = '\0';
 	const char *candidates[] = { "/libgmpshim.so", "/../lib/libgmpshim.so",
-				     "/../lib/x86_64-linux-gnu/libgmpshim.so" };
+				     "/../lib/" GMP_MULTIARCH "/libgmpshim.so" };
 	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
 		snprintf(out, outsz, "%s%s", self, candidates[i]);
 		if (access(out, R_OK) == 0)

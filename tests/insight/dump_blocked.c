@@ -27,10 +27,22 @@ __attribute__((noinline)) void *blocked_raw_read(void *arg)
 	char c;
 	long r;
 	__sync_fetch_and_add(&started, 1);
+#if defined(__x86_64__)
 	register long fd __asm__("rdi") = rawpipe[0];
 	register long buf __asm__("rsi") = (long)&c;
 	register long len __asm__("rdx") = 1;
 	__asm__ volatile("syscall" : "=a"(r) : "a"((long)SYS_read), "r"(fd), "r"(buf), "r"(len) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long nr __asm__("x8") = SYS_read;
+	register long x0 __asm__("x0") = rawpipe[0];
+	register long buf __asm__("x1") = (long)&c;
+	register long len __asm__("x2") = 1;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(nr), "r"(buf), "r"(len) : "memory");
+	r = x0;
+#else
+#error "blocked_raw_read: no inline system call for this architecture"
+#endif
+	(void)r;
 	return NULL;
 }
 

@@ -32,7 +32,10 @@ static inline struct timespec deadline_in(clockid_t clk, long ns)
 	return ts;
 }
 
-/* Kernel threads of this process right now. */
+/* Kernel threads of this process right now: the program's, not those an
+ * emulator running it adds to every process (GMP_TEST_EMULATOR_THREADS:
+ * qemu-user runs one of its own, its RCU thread, which /proc/self/task
+ * lists with the program's). */
 static inline int kernel_threads(void)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -41,7 +44,19 @@ static inline int kernel_threads(void)
 	while ((e = readdir(d)))
 		n += e->d_name[0] != '.';
 	closedir(d);
-	return n;
+	const char *emu = getenv("GMP_TEST_EMULATOR_THREADS");
+	return n - (emu ? atoi(emu) : 0);
+}
+
+/* A fixed amount of CPU work, divided by GMP_TEST_WORK_SCALE (default 1):
+ * under an emulator (tests/run-aarch64 sets 10) a chain of arithmetic that
+ * takes a second natively takes minutes, and a tenth of it still spans
+ * hundreds of time slices. */
+static inline long test_work(long n)
+{
+	const char *s = getenv("GMP_TEST_WORK_SCALE");
+	long d = s ? atol(s) : 1;
+	return d > 1 ? n / d : n;
 }
 
 /* Burns CPU without a single call until *flag is set: a thread that only

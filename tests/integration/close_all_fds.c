@@ -173,8 +173,12 @@ static long raw_close(int fd)
 	long ret;
 	__asm__ volatile("syscall" : "=a"(ret) : "a"((long)SYS_close), "D"((long)fd) : "rcx", "r11", "memory");
 	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = SYS_close, x0 __asm__("x0") = fd;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8) : "memory");
+	return x0;
 #else
-	return syscall(SYS_close, fd);
+#error "raw_close: no inline system call for this architecture"
 #endif
 }
 

@@ -1,6 +1,7 @@
 /* A thread stopped anywhere in its own code must get every register back:
- * general-purpose, SSE/AVX vectors, the x87 stack, and the rounding modes
- * in MXCSR and the x87 control word.  Each worker runs a long chain of
+ * general-purpose, the vector registers (SSE/AVX; aarch64's NEON), the x87
+ * stack (aarch64: long double is software quad precision), and the
+ * rounding modes (MXCSR and the x87 control word; aarch64's FPCR).  Each worker runs a long chain of
  * floating-point and vector arithmetic whose result depends on all of
  * them, under a rounding mode of its own, and compares it with the same
  * chain computed by main before any thread existed.  Run with one P and
@@ -13,7 +14,7 @@
 #include "check.h"
 
 #define WORKERS 4
-#define STEPS 30000000L
+#define STEPS test_work(30000000L)
 
 typedef double v4d __attribute__((vector_size(32)));
 typedef int32_t v8i __attribute__((vector_size(32)));
@@ -50,7 +51,15 @@ __attribute__((noinline)) static struct sums chain(int mode, long steps)
  * thread must get all 32 zmm registers and the mask registers back. */
 typedef double v8d __attribute__((vector_size(64)));
 
-__attribute__((target("avx512f"), noinline)) static double chain512(long steps)
+#if defined(__x86_64__)
+#define HAVE512() __builtin_cpu_supports("avx512f")
+#define TARGET512 __attribute__((target("avx512f")))
+#else
+#define HAVE512() 0
+#define TARGET512
+#endif
+
+TARGET512 __attribute__((noinline)) static double chain512(long steps)
 {
 	v8d acc = { 1, 2, 3, 4, 5, 6, 7, 8 }, mul = { 1.0000001, 0.9999999, 1.0000003, 0.9999997,
 						     1.0000002, 0.9999998, 1.0000004, 0.9999996 };
@@ -86,7 +95,7 @@ int main(void)
 {
 	for (int i = 0; i < WORKERS; i++)
 		expect[i] = chain(modes[i], STEPS);
-	have512 = __builtin_cpu_supports("avx512f");
+	have512 = HAVE512();
 	if (have512)
 		expect512 = chain512(STEPS / 2);
 	pthread_t t[WORKERS];

@@ -4,7 +4,6 @@
  * token back and forth through volatile variables alone. */
 #include <pthread.h>
 #include <stdio.h>
-#include <x86intrin.h>
 
 #include "check.h"
 
@@ -17,14 +16,41 @@ static volatile int token; /* whose turn: 0 or 1 */
 static volatile int passes[2];
 
 /* Without preemption (GMPDEBUG=asyncpreemptoff=1) these loops never end:
- * each gives up after ~10-30 s of TSC cycles, read without a call so that
- * the give-up cannot itself hand over the P. */
-#define GIVE_UP_CYCLES 30000000000ULL
+ * each gives up after some 10-30 s of the CPU's own counter, read without a
+ * call so that the give-up cannot itself hand over the P. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static unsigned long long ticks(void)
+{
+	return __rdtsc();
+}
+
+static unsigned long long give_up_ticks(void)
+{
+	return 30000000000ULL;
+}
+#elif defined(__aarch64__)
+static unsigned long long ticks(void)
+{
+	unsigned long long v;
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+static unsigned long long give_up_ticks(void)
+{
+	unsigned long long hz;
+	__asm__("mrs %0, cntfrq_el0" : "=r"(hz));
+	return 20 * hz;
+}
+#else
+#error "preempt_spin: no call-free clock for this architecture"
+#endif
 static unsigned long long give_up;
 
 static int gave_up(void)
 {
-	return __rdtsc() > give_up;
+	return ticks() > give_up;
 }
 
 static void *spin(void *arg)
@@ -51,7 +77,7 @@ static void *pingpong(void *arg)
 
 int main(void)
 {
-	give_up = __rdtsc() + GIVE_UP_CYCLES;
+	give_up = ticks() + give_up_ticks();
 	pthread_t t[SPINNERS];
 	for (long i = 0; i < SPINNERS; i++)
 		pthread_create(&t[i], NULL, spin, (void *)i);
@@ -71,7 +97,7 @@ int main(void)
 		pthread_join(t[i], NULL);
 	CHECK(progressed, "every spinner progressed while main spun");
 
-	give_up = __rdtsc() + GIVE_UP_CYCLES;
+	give_up = ticks() + give_up_ticks();
 	pthread_t a, b;
 	pthread_create(&a, NULL, pingpong, (void *)0L);
 	pthread_create(&b, NULL, pingpong, (void *)1L);

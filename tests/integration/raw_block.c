@@ -22,7 +22,15 @@
 static long raw_syscall3(long nr, long a1, long a2, long a3)
 {
 	long r;
+#if defined(__x86_64__)
 	__asm__ volatile("syscall" : "=a"(r) : "a"(nr), "D"(a1), "S"(a2), "d"(a3) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a1, x1 __asm__("x1") = a2, x2 __asm__("x2") = a3;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	r = x0;
+#else
+#error "raw_syscall3: no inline system call for this architecture"
+#endif
 	return r;
 }
 

@@ -20,6 +20,9 @@ uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void 
 void gmp_arch_inherit_fpenv(uintptr_t sp);
 /* The first code a new context runs (switch.S): calls entry(arg). */
 void gmp_context_start(void);
+/* Where a context saved by gmp_swap at sp resumes (gmp_context_start for
+ * one that never ran). */
+uintptr_t gmp_arch_context_pc(uintptr_t sp);
 /* syscall_cancel.S: a system call that a cancellation request can move to
  * its cancelled exit (kicked) while it is between begin and end. */
 extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_cancel_kicked[];
@@ -63,6 +66,16 @@ void gmp_arch_context_set_regs(void *uc, uintptr_t pc, uintptr_t sp, uintptr_t f
  * (multiple_threads .. feature_1: the canary, the guard, CET state). */
 #define GMP_ARCH_TCB_COPY_FROM 0x18
 #define GMP_ARCH_TCB_COPY_TO 0x50
+
+/* Indices in a __jmp_buf (glibc's sysdeps/x86_64/jmpbuf-offsets.h) of the
+ * saved stack pointer and of the address longjmp jumps to, both kept
+ * mangled. */
+#define GMP_ARCH_JB_SP 6
+#define GMP_ARCH_JB_PC 7
+/* A function a longjmp enters as if called: longjmp leaves the stack
+ * pointer as after a return, one word off a call's, so the function
+ * realigns its stack. */
+#define GMP_ARCH_LONGJMP_TARGET __attribute__((force_align_arg_pointer))
 
 /* glibc's PTR_MANGLE of a pointer saved by setjmp: xor with the thread's
  * pointer guard, rotate left by 17. */

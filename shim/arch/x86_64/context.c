@@ -31,6 +31,11 @@ uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void 
 	return (uintptr_t)sp;
 }
 
+uintptr_t gmp_arch_context_pc(uintptr_t sp)
+{
+	return ((const uintptr_t *)sp)[7];
+}
+
 /* A thread inherits its creator's floating-point environment (POSIX
  * pthread_create): the new context's saved control words become the
  * caller's own, as the kernel's copy of the FPU state does for clone. */
