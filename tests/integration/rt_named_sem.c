@@ -5,6 +5,7 @@
  * process-shared futex. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <semaphore.h>
 #include <sys/wait.h>
 
@@ -55,7 +56,7 @@ int main(void)
 						continue;
 					long nr, a0;
 					if (fgets(line, sizeof line, f) && sscanf(line, "%ld %lx", &nr, &a0) == 2)
-						asleep = nr == 202 && a0 == want;
+						asleep = nr == SYS_futex && a0 == want;
 					fclose(f);
 				}
 				closedir(d);
