@@ -93,7 +93,7 @@ static void grow(struct semroot *root)
  * every wake-up then takes the highest first.  SCHED_OTHER waiters
  * (rtprio 0) never come here: they keep their FIFO order behind the
  * realtime ones.  gp is not the tail, so some waiter is lower. */
-static void insert_by_prio(struct semroot *root, struct g *head, struct g *gp)
+static void insert_by_prio(struct g *head, struct g *gp)
 {
 	struct g *w = head;
 	while (w->rtprio >= gp->rtprio)
@@ -106,7 +106,6 @@ static void insert_by_prio(struct semroot *root, struct g *head, struct g *gp)
 		return;
 	}
 	/* gp becomes the head: it takes head's place in the chain. */
-	(void)root;
 	gp->waitprev = NULL;
 	gp->waittail = head->waittail;
 	gp->waitnext = head->waitnext;
@@ -132,7 +131,7 @@ void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp)
 		if (++root->nheads > (2u << nshift(root)))
 			grow(root);
 	} else if (__builtin_expect(gp->rtprio > 0, 0) && head->waittail->rtprio < gp->rtprio) {
-		insert_by_prio(root, head, gp);
+		insert_by_prio(head, gp);
 	} else {
 		gp->waitprev = head->waittail;
 		head->waittail->waitlink = gp;
