@@ -59,8 +59,10 @@ static inline void rt_setup(void)
 	cpu_set_t set;
 	sched_getaffinity(0, sizeof set, &set);
 	if (mode && strcmp(mode, "shim") == 0) {
+		/* The Ps the shim runs with: GMP_MAXPROCS when it is a number,
+		 * else the CPUs the process may use. */
 		const char *p = getenv("GMP_MAXPROCS");
-		int procs = p ? atoi(p) : CPU_COUNT(&set);
+		int procs = p && atoi(p) > 0 ? atoi(p) : CPU_COUNT(&set);
 		rt_nblk = procs - 1 > 64 ? 64 : procs - 1;
 	} else {
 		cpu_set_t one;
