@@ -20,15 +20,17 @@ int main(void)
 	static const int prio[3] = { 5, 20, 10 }, want[3] = { 20, 10, 5 };
 	pthread_t t[3];
 	rt_setup();
-	for (int i = 0; i < 3; i++)
+	/* One at a time: they queue in this order, none of the two wanted. */
+	for (int i = 0; i < 3; i++) {
 		t[i] = rt_spawn(fn, (void *)(intptr_t)prio[i], SCHED_FIFO, prio[i]);
-	for (;;) {
-		OK(pthread_mutex_lock(&m));
-		int w = waiting;
-		OK(pthread_mutex_unlock(&m));
-		if (w == 3)
-			break;
-		settle(1);
+		for (;;) {
+			OK(pthread_mutex_lock(&m));
+			int w = waiting;
+			OK(pthread_mutex_unlock(&m));
+			if (w > i)
+				break;
+			settle(1);
+		}
 	}
 	OK(pthread_mutex_lock(&m));
 	go = 1;
