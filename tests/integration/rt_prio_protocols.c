@@ -76,7 +76,11 @@ int main(void)
 	pthread_mutexattr_t a;
 	pthread_mutexattr_init(&a);
 	pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
-	pthread_mutex_init(&pm, &a);
+	int err = pthread_mutex_init(&pm, &a);
+	if (err) {
+		fprintf(stderr, "pthread_mutex_init(PTHREAD_PRIO_INHERIT): %s\n", strerror(err));
+		return 1;
+	}
 
 	pthread_t l, h, md;
 	rt_create(&l, pi_low, NULL, SCHED_FIFO, 5);
@@ -95,7 +99,11 @@ int main(void)
 
 	pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT);
 	pthread_mutexattr_setprioceiling(&a, 20);
-	pthread_mutex_init(&pm, &a);
+	err = pthread_mutex_init(&pm, &a);
+	if (err) {
+		fprintf(stderr, "pthread_mutex_init(PTHREAD_PRIO_PROTECT): %s\n", strerror(err));
+		return 1;
+	}
 	rt_create(&md, pp_mid, NULL, SCHED_FIFO, 10);
 	rt_wait_parked(1);
 	rt_create(&l, pp_low, NULL, SCHED_FIFO, 5);
