@@ -139,7 +139,7 @@ void gmp_mutex_unlock(uint32_t *w)
 			/* STARVING is only ever set while LOCKED, so the lock goes
 			 * straight from us to the oldest waiter. */
 			gmp_futex_handoff(w, LOCKED | WAITERS | STARVING, LOCKED, 0);
-			gmp_preempt_point(); /* a realtime waiter above us runs now */
+			gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 			return;
 		}
 		/* Normal mode: release, then wake one waiter to compete for it.
@@ -148,7 +148,7 @@ void gmp_mutex_unlock(uint32_t *w)
 						__ATOMIC_RELAXED)) {
 			if (s & WAITERS) {
 				gmp_futexwake(w, 1);
-				gmp_preempt_point();
+				gmp_rt_preempt_point();
 			}
 			return;
 		}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "preempt.h"
 #include "runtime.h"
 
 /* Live Gs whose rtprio is above 0.  Atomic. */
@@ -23,6 +24,15 @@ static inline bool gmp_rt_active(void)
 static inline bool gmp_rt_queued(void)
 {
 	return gmp_rt_active() && __atomic_load_n(&sched.rtrunqsize, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* At the end of a call that woke Gs: a realtime one above the caller,
+ * which kick() could only mark, runs now.  Nothing at all while no G is
+ * realtime: a SCHED_OTHER program's G then yields where it always did. */
+static inline void gmp_rt_preempt_point(void)
+{
+	if (gmp_rt_active())
+		gmp_preempt_point();
 }
 
 /* sched.lock held.  head: before the Gs of its own priority (a preempted

@@ -380,7 +380,7 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 	if (found) {
 		found->schedlink = NULL;
 		gmp_semq_ready(gmp_morph(found));
-		gmp_preempt_point(); /* a realtime waiter above us runs now */
+		gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 	}
 }
 
@@ -401,7 +401,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	unlock(&root->lock);
 	*tail = NULL;
 	gmp_semq_ready(gmp_morph(list));
-	gmp_preempt_point();
+	gmp_rt_preempt_point();
 }
 
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)
