@@ -76,7 +76,7 @@ void gmp_preempt_signal(void *ucv)
 	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
 	/* Only in the program's own code: runtime code under this handler
 	 * must not see its G's state change, nor park. */
-	if (!gmp_pc_async_safe(pc))
+	if (!gmp_pc_async_safe(pc) || gp->preemptoff)
 		return; /* it yields at its next preemption point */
 	gmp_checkp(mp);
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);

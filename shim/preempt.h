@@ -26,4 +26,26 @@ static inline void gmp_preempt_point(void)
 		gmp_preempt_yield();
 }
 
+/* Around ld.so's loader calls (dlopen, dlclose, dl_iterate_phdr): they
+ * hold ld.so's lock while they run code of the program's (constructors,
+ * destructors, callbacks), which the pc test takes for async-safe.  A G
+ * switched out there would leave every other G that reaches the loader
+ * (dlsym, a lazy TLS access, an unwinder) asleep in a futex the shim never
+ * sees, each holding its M and P until sysmon rescues them.  A request
+ * meanwhile waits for the next preemption point or request (the runtime
+ * calls these too, with its locks held: no yield here). */
+static inline void gmp_preemptoff_enter(void)
+{
+	struct g *gp = getg();
+	if (gp != NULL)
+		gp->preemptoff++;
+}
+
+static inline void gmp_preemptoff_leave(void)
+{
+	struct g *gp = getg();
+	if (gp != NULL)
+		gp->preemptoff--;
+}
+
 #endif

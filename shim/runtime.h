@@ -141,6 +141,8 @@ struct g {
 	uint32_t shimhandlers;    /* the program's handlers running on top of the shim's code */
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
+	uint32_t preemptoff;      /* inside ld.so's loader, which holds its lock across the program's
+	                           * constructors: not asynchronously preempted there (preempt.h) */
 	uint64_t sigmask;         /* the thread's signal mask (kernel sigset) */
 	uint64_t sighmask;        /* ... and, switched out inside a handler, what that handler blocks */
 	uint64_t sigpending;      /* signals sent to this thread, not yet raised */

@@ -75,6 +75,7 @@ static void greset(struct g *gp)
 	memset(gp->specific_1st, 0, sizeof gp->specific_1st);
 	gp->specific_used = false;
 	gp->robustheld = 0;
+	gp->preemptoff = 0; /* a constructor that called pthread_exit */
 	gp->rawrobust = NULL;
 	gp->rawrobustlen = 0;
 	gp->cancelpoint = 0;

@@ -74,11 +74,16 @@ static void scenario_exit_from_thread(void)
 }
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static int left = 4;
+static int left = 4, main_handled;
 
+/* Each outlives main's pthread_exit: it waits for main's cleanup handler,
+ * so the output's order does not depend on how fast a loaded machine
+ * runs main. */
 static void *worker(void *arg)
 {
 	nanosleep(&(struct timespec){ 0, 20000000 + 5000000 * (long)arg }, NULL);
+	while (!__atomic_load_n(&main_handled, __ATOMIC_ACQUIRE))
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	pthread_mutex_lock(&mu);
 	int last = --left == 0;
 	pthread_mutex_unlock(&mu);
@@ -90,6 +95,8 @@ static void *worker(void *arg)
 static void main_handler(void *arg)
 {
 	printf("  main's cleanup handler: %s\n", (const char *)arg);
+	fflush(stdout);
+	__atomic_store_n(&main_handled, 1, __ATOMIC_RELEASE);
 }
 
 static void scenario_main_pthread_exit(void)
