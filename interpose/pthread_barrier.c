@@ -9,6 +9,7 @@
 #include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/rtprio.h"
 #include "shim/syscall.h"
 
 struct gmp_barrier {
@@ -35,6 +36,7 @@ GMP_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 		__atomic_store_n(&bp->in, 0, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&bp->round, 1, __ATOMIC_RELEASE);
 		gmp_futexwake(&bp->round, 1 << 30);
+		gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	while (__atomic_load_n(&bp->round, __ATOMIC_ACQUIRE) == round) {

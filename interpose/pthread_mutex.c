@@ -19,6 +19,8 @@
 #include "shim/foreign.h"
 #include "shim/init.h"
 #include "shim/mutex.h"
+#include "shim/preempt.h"
+#include "shim/rtprio.h"
 #include "shim/robust.h"
 #include "shim/runtime.h"
 #include "shim/syscall.h"
@@ -28,6 +30,40 @@
  * the lock word, which our lock word does not leave free; no mutex of ours
  * uses __nusers. */
 #define CEILING(m) (D(m).__nusers)
+/* Process-private PI and PP mutexes are not robust, so the robust list
+ * links are free: a PI mutex keeps its owner's G there (for the waiters to
+ * boost), a PP one the boost its owner had before it (to restore). */
+#define PIOWNER(m) ((struct g **)&D(m).__list.__next)
+#define PRIO_KINDS (GMP_MUTEX_PRIO_INHERIT | GMP_MUTEX_PRIO_PROTECT)
+
+/* The caller now owns a PI/PP mutex: the boosts begin (shim/rtprio.c). */
+static void prio_acquired(pthread_mutex_t *m, int kind)
+{
+	struct g *gp = getg();
+	if (gp == NULL)
+		return; /* a foreign thread: the kernel schedules it */
+	if (kind & GMP_MUTEX_PRIO_INHERIT) {
+		__atomic_store_n(PIOWNER(m), gp, __ATOMIC_RELEASE);
+		gmp_rt_pi_acquired(gp);
+	} else {
+		D(m).__list.__prev = (void *)(intptr_t)gmp_rt_pp_acquired(gp, (int)CEILING(m));
+	}
+}
+
+/* ... and gave it up: the boost ends after the unlock (before it, a
+ * lower priority could be preempted while it still holds the waiters
+ * off), and a waiter above us now runs first. */
+static void prio_released(int kind, intptr_t saved)
+{
+	struct g *gp = getg();
+	if (gp == NULL)
+		return;
+	if (kind & GMP_MUTEX_PRIO_INHERIT)
+		gmp_rt_pi_released(gp);
+	else
+		gmp_rt_pp_released(gp, (int)saved);
+	gmp_preempt_point();
+}
 
 static inline int kernel_kind(pthread_mutex_t *m)
 {
@@ -100,7 +136,7 @@ static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct time
  * in its own scheduling policy, and fails with EINVAL where the kernel
  * refuses that priority (any ceiling under SCHED_OTHER) or where the
  * thread's priority is above the ceiling.  We give the same answers from
- * the G's scheduling attributes; nothing is raised, Gs share Ms. */
+ * the G's scheduling attributes; the raise is prio_acquired's. */
 static int ceiling_check(pthread_mutex_t *m)
 {
 	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
@@ -140,11 +176,15 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 			return 0;
 		}
 	}
-	int err = gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline);
+	int kind = D(m).__kind;
+	int err = kind & GMP_MUTEX_PRIO_INHERIT ? gmp_mutex_lock_pi((uint32_t *)&D(m).__lock, PIOWNER(m), deadline)
+						 : gmp_mutex_lock((uint32_t *)&D(m).__lock, deadline);
 	if (err)
 		return err;
 	D(m).__owner = self;
 	D(m).__count = 1;
+	if (__builtin_expect(kind & PRIO_KINDS, 0))
+		prio_acquired(m, kind);
 	return 0;
 }
 
@@ -221,6 +261,8 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 		return EBUSY;
 	D(m).__owner = self;
 	D(m).__count = 1;
+	if (__builtin_expect(D(m).__kind & PRIO_KINDS, 0))
+		prio_acquired(m, D(m).__kind);
 	return 0;
 }
 
@@ -240,6 +282,15 @@ GMP_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 			return 0;
 	}
 	D(m).__owner = 0;
+	int kind = D(m).__kind;
+	if (__builtin_expect(kind & PRIO_KINDS, 0)) {
+		intptr_t saved = (intptr_t)D(m).__list.__prev;
+		if (kind & GMP_MUTEX_PRIO_INHERIT)
+			__atomic_store_n(PIOWNER(m), NULL, __ATOMIC_RELEASE);
+		gmp_mutex_unlock((uint32_t *)&D(m).__lock);
+		prio_released(kind, saved);
+		return 0;
+	}
 	gmp_mutex_unlock((uint32_t *)&D(m).__lock);
 	return 0;
 }
@@ -266,8 +317,8 @@ GMP_EXPORT int pthread_mutex_consistent(pthread_mutex_t *m)
 GMP_EXPORT int gmp_mutex_consistent_np(pthread_mutex_t *m) __asm__("pthread_mutex_consistent_np")
 	__attribute__((alias("pthread_mutex_consistent")));
 
-/* Priority protection: the ceiling is stored and reported.  Gs share Ms,
- * so no thread's scheduling priority changes while it holds the mutex. */
+/* Priority protection: the ceiling is stored and reported, and its owner
+ * runs at it (prio_acquired). */
 GMP_EXPORT int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 {
 	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))

@@ -15,6 +15,7 @@
 #include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
+#include "shim/rtprio.h"
 #include "shim/syscall.h"
 
 #define RW(l) ((struct gmp_rwlock *)(l))
@@ -210,6 +211,7 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	} else if (gmp_futexwake_bits(&rw->state, 1 << 30, PARKED_READER) == 0) {
 		gmp_futexwake_bits(&rw->state, 1, PARKED_WRITER);
 	}
+	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /* Scheduling policy and priority per thread (shim/schedattr.c): the
  * pthread calls, and the sched_* calls that name the calling thread (pid
- * 0) or the initial one (the process ID, which Linux takes as its TID). */
+ * 0) or the initial one (the process ID, which Linux takes as its TID).
+ * The scheduler acts on them (shim/rtprio.c); a thread that lowered itself
+ * below a runnable one gives way before the call returns. */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -10,6 +12,8 @@
 #include "export.h"
 #include "shim/init.h"
 #include "shim/registry.h"
+#include "shim/preempt.h"
+#include "shim/rtprio.h"
 #include "shim/runtime.h"
 #include "shim/schedattr.h"
 
@@ -19,7 +23,9 @@ GMP_EXPORT int pthread_setschedparam(pthread_t t, int policy, const struct sched
 	struct g *gp = gmp_registry_live((void *)t);
 	if (gp == NULL)
 		return ESRCH;
-	return gmp_setsched(gp, policy, param->sched_priority);
+	int err = gmp_setsched(gp, policy, param->sched_priority);
+	gmp_preempt_point();
+	return err;
 }
 
 GMP_EXPORT int pthread_getschedparam(pthread_t t, int *policy, struct sched_param *param)
@@ -39,7 +45,9 @@ GMP_EXPORT int pthread_setschedprio(pthread_t t, int prio)
 	struct g *gp = gmp_registry_live((void *)t);
 	if (gp == NULL)
 		return ESRCH;
-	return gmp_setsched(gp, gp->sched_policy, prio);
+	int err = gmp_setsched(gp, gp->sched_policy, prio);
+	gmp_preempt_point();
+	return err;
 }
 
 GMP_EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param)
@@ -48,6 +56,9 @@ GMP_EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_para
 	if (gp == NULL)
 		return GMP_REAL(sched_setscheduler)(pid, policy, param);
 	int err = param ? gmp_setsched(gp, policy, param->sched_priority) : EINVAL;
+	if (err == 0)
+		gmp_rt_kernel_apply(gp); /* a process of one thread: the kernel too */
+	gmp_preempt_point();
 	return err ? (errno = err, -1) : 0;
 }
 
@@ -63,6 +74,9 @@ GMP_EXPORT int sched_setparam(pid_t pid, const struct sched_param *param)
 	if (gp == NULL)
 		return GMP_REAL(sched_setparam)(pid, param);
 	int err = param ? gmp_setsched(gp, gp->sched_policy, param->sched_priority) : EINVAL;
+	if (err == 0)
+		gmp_rt_kernel_apply(gp);
+	gmp_preempt_point();
 	return err ? (errno = err, -1) : 0;
 }
 

@@ -23,6 +23,7 @@
 #include "shim/runtime.h"
 #include "shim/sema.h"
 #include "shim/sigwake.h"
+#include "shim/rtprio.h"
 #include "shim/syscall.h"
 
 /* glibc's words first (compat/layout.h), then the runtime's own. */
@@ -156,6 +157,7 @@ GMP_EXPORT int sem_post(sem_t *s)
 		gmp_sigwake_defer(&sp->sigwake, &sp->glibc.value);
 	else
 		gmp_futexwake(&sp->glibc.value, 1);
+	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 	return 0;
 }
 

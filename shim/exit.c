@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "proc.h"
 #include "robust.h"
+#include "rtprio.h"
 #include "runtime.h"
 
 void gmp_thread_exit(void *retval)
@@ -28,6 +29,7 @@ void gmp_thread_exit(void *retval)
 	gmp_robust_exit(gp);
 	gmp_futex_pi_exit(gp);
 	gmp_futex_robust_exit(gp);
+	gmp_rt_exit(gp);
 	/* A pthread_cancel from now on, until the G is joined, does nothing. */
 	__atomic_or_fetch(ch, CH_TERMINATED, __ATOMIC_SEQ_CST);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)

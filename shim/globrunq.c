@@ -57,3 +57,24 @@ struct g *globrunqget(struct p *pp, int max)
 		runqput(pp, globrunqpop(), false);
 	return gp;
 }
+
+/* Takes gp off the global queue if it is there (a walk: only for a G whose
+ * priority changed while queued, rtprio.c). */
+bool globrunqremove(struct g *gp)
+{
+	struct g *prev = NULL;
+	for (struct g *q = sched.runqhead; q; prev = q, q = q->schedlink) {
+		if (q != gp)
+			continue;
+		if (prev)
+			prev->schedlink = q->schedlink;
+		else
+			sched.runqhead = q->schedlink;
+		if (sched.runqtail == q)
+			sched.runqtail = prev;
+		q->schedlink = NULL;
+		sched.runqsize--;
+		return true;
+	}
+	return false;
+}

@@ -27,6 +27,7 @@
 #include "mstart.h"
 #include "proc.h"
 #include "robust.h"
+#include "rtprio.h"
 #include "runq.h"
 #include "runtime.h"
 #include "stack.h"
@@ -132,6 +133,7 @@ static void *mstart(void *arg)
 	mp->owntcb = gmp_arch_tp();
 	mp->curfs = mp->owntcb;
 	gmp_gsignal_install(mp);
+	gmp_rt_kernel_mstart();
 	mstart_on_g0(mp);
 	return NULL;
 }

@@ -16,6 +16,7 @@
 #include "cancel.h"
 #include "mutex.h"
 #include "preempt.h"
+#include "rtprio.h"
 #include "runq.h"
 #include "runtime.h"
 #include "sema.h"
@@ -58,14 +59,22 @@ int gmp_mutex_trylock(uint32_t *w)
 	return EBUSY;
 }
 
-static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart);
+static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g *const *owner);
 
 int gmp_mutex_lock(uint32_t *w, int64_t deadline)
 {
 	gmp_preempt_point();
 	if (cas(w, 0, LOCKED))
 		return 0;
-	return lock_slow(w, deadline, 0);
+	return lock_slow(w, deadline, 0, NULL);
+}
+
+int gmp_mutex_lock_pi(uint32_t *w, struct g *const *owner, int64_t deadline)
+{
+	gmp_preempt_point();
+	if (cas(w, 0, LOCKED))
+		return 0;
+	return lock_slow(w, deadline, 0, owner);
 }
 
 /* A condvar waiter moved onto this mutex's queue (sema.c: wait morphing)
@@ -73,10 +82,10 @@ int gmp_mutex_lock(uint32_t *w, int64_t deadline)
  * keeping WAITERS set, since others moved with it may still be parked. */
 void gmp_mutex_lock_requeued(uint32_t *w)
 {
-	lock_slow(w, -1, gmp_nanotime());
+	lock_slow(w, -1, gmp_nanotime(), NULL);
 }
 
-static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart)
+static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g *const *owner)
 {
 	int iter = 0;
 	for (;;) {
@@ -102,6 +111,10 @@ static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart)
 			continue;
 		if (waitstart == 0)
 			waitstart = gmp_nanotime();
+		/* Priority inheritance: the owner runs at our priority while
+		 * we wait (rtprio.c). */
+		if (owner && gmp_rt_active() && getg())
+			gmp_rt_pi_boost(__atomic_load_n(owner, __ATOMIC_ACQUIRE), getg());
 		int r = gmp_futexwait(w, want, deadline, WAIT_MUTEX);
 		if (r == GMP_WAKE_HANDOFF) {
 			/* We own it.  Leave starvation mode when it has done its
@@ -126,14 +139,17 @@ void gmp_mutex_unlock(uint32_t *w)
 			/* STARVING is only ever set while LOCKED, so the lock goes
 			 * straight from us to the oldest waiter. */
 			gmp_futex_handoff(w, LOCKED | WAITERS | STARVING, LOCKED, 0);
+			gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 			return;
 		}
 		/* Normal mode: release, then wake one waiter to compete for it.
 		 * A CAS, not an AND: a waiter may turn STARVING on meanwhile. */
 		if (__atomic_compare_exchange_n(w, &s, s & ~(LOCKED | WAITERS), 0, __ATOMIC_RELEASE,
 						__ATOMIC_RELAXED)) {
-			if (s & WAITERS)
+			if (s & WAITERS) {
 				gmp_futexwake(w, 1);
+				gmp_rt_preempt_point();
+			}
 			return;
 		}
 	}

@@ -16,6 +16,11 @@ int gmp_mutex_trylock(uint32_t *w);
 /* On a G or a foreign thread.  deadline as in timer.h (-1: none); returns
  * 0 or ETIMEDOUT. */
 int gmp_mutex_lock(uint32_t *w, int64_t deadline);
+/* The same for a PTHREAD_PRIO_INHERIT mutex: *owner is its owner's G
+ * (NULL while free), which each park boosts to the caller's realtime
+ * priority (rtprio.c). */
+struct g;
+int gmp_mutex_lock_pi(uint32_t *w, struct g *const *owner, int64_t deadline);
 /* A condvar waiter that morphing moved onto w's queue and an unlock woke
  * (GMP_WAKE_REQUEUED) takes the lock here. */
 void gmp_mutex_lock_requeued(uint32_t *w);

@@ -25,6 +25,7 @@
 #include "gsigstack.h"
 #include "preempt.h"
 #include "proc.h"
+#include "rtprio.h"
 #include "rtsig.h"
 #include "runtime.h"
 #include "sys.h"
@@ -93,10 +94,19 @@ void gmp_preempt_signal(void *ucv)
 	bool rescued = st == G_SYSCALL && gp->rescued;
 	if (!rescued && (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) || st != G_RUNNING || mp->p == NULL))
 		return;
+	void *how = NULL;
 	if (!rescued) {
 		gp->preempt = 0;
-		if (gmp_nothing_else(mp->p))
+		if (gmp_rt_active() && gp->rtprio) {
+			/* A realtime G gives way only to one of its priority or
+			 * above (rtprio.c). */
+			enum rtyield y = gmp_rt_yieldhow(gp, false);
+			if (y == RT_STAY)
+				return;
+			how = y == RT_HEAD ? GOSCHED_HEAD : NULL;
+		} else if (gmp_nothing_else(mp->p)) {
 			return; /* it would only be resumed at once */
+		}
 	}
 	/* The handler runs with every signal blocked; the next G on this M
 	 * must run with its own mask, not that one. */
@@ -123,7 +133,7 @@ void gmp_preempt_signal(void *ucv)
 		/* To the global queue, behind everything queued locally
 		 * (proc.go: gopreempt_m). */
 		mp->p->ctr.preempts++;
-		mcall(gosched_m, NULL);
+		mcall(gosched_m, how);
 	}
 	gp->sighmask = 0;
 	/* Resumed, perhaps on another M, whose mask is now that one: returning
@@ -144,6 +154,14 @@ void gmp_preempt_yield(void)
 	if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
 		gmp_cancel_act();
 	gp->preempt = 0;
+	if (gmp_rt_active() && gp->rtprio) {
+		enum rtyield y = gmp_rt_yieldhow(gp, false);
+		if (y != RT_STAY) {
+			gmp_getp()->ctr.preempts++;
+			mcall(gosched_m, y == RT_HEAD ? GOSCHED_HEAD : NULL);
+		}
+		return;
+	}
 	gmp_getp()->ctr.preempts++;
 	gosched();
 }

@@ -7,7 +7,8 @@
  *
  * Ownership.  An M runs Gs only while it holds a P (m->p, p->m).  A G in
  * G_RUNNING is on exactly one M (g->m, m->curg); a G in G_RUNNABLE is on
- * exactly one run queue (a P's ring or runnext, or the global queue); a G
+ * exactly one run queue (a P's ring or runnext, the global queue, or the
+ * realtime queue: a G with rtprio > 0 is readied onto that one); a G
  * in G_WAITING is on at most one wait queue (sema.c, keyed by address) and
  * whoever takes it off readies it; a G in G_SYSCALL has no P of its own
  * except the oldp its M may still take back.  Status changes go through
@@ -21,7 +22,9 @@
  *
  * Run queues (runq.c).  Only the M that owns a P writes its runqtail and
  * runnext; thieves and the owner advance runqhead with a CAS.  The global
- * queue, the idle P list and the idle M list are guarded by sched.lock.
+ * queue, the realtime queue, the idle P list and the idle M list are
+ * guarded by sched.lock.  Every schedule looks at the realtime queue first
+ * (rtprio.c), and only while some G is realtime (gmp_nrt).
  *
  * Spinning (proc.go's protocol).  sched.nmspinning counts Ms looking for
  * work while holding a P; at most half the busy Ps spin.  An M that stops
@@ -70,6 +73,7 @@
 #include "netpoll.h"
 #include "proc.h"
 #include "runq.h"
+#include "rtprio.h"
 #include "runtime.h"
 #include "sanitizer.h"
 #include "syscall.h"
@@ -273,6 +277,10 @@ static void ready_on(struct m *mp, struct g *gp)
 	if (mp->curg)
 		gmp_checkp(mp);
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
+	if (gmp_rt_active() && gp->rtprio) {
+		gmp_rt_ready(mp, gp);
+		return;
+	}
 	if (mp->p) {
 		runqput(mp->p, gp, true);
 	} else {
@@ -311,6 +319,10 @@ void injectglist(struct g *all)
 		}
 		casgstatus(gp, G_WAITING, G_RUNNABLE);
 		gp->schedlink = NULL;
+		if (gmp_rt_active() && gp->rtprio) {
+			gmp_rt_ready(NULL, gp);
+			continue;
+		}
 		if (tail)
 			tail->schedlink = gp;
 		else
@@ -387,7 +399,10 @@ void gosched_m(struct g *gp, void *arg)
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
 	dropg(gp->m, gp);
 	lock(&sched.lock);
-	globrunqput(gp);
+	if (gmp_rt_active() && gp->rtprio)
+		rtrunqput(gp, arg == GOSCHED_HEAD);
+	else
+		globrunqput(gp);
 	unlock(&sched.lock);
 }
 
@@ -395,7 +410,7 @@ void gosched_m(struct g *gp, void *arg)
  * cost a trip through the scheduler. */
 bool gmp_nothing_else(struct p *pp)
 {
-	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0)
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued())
 		return false;
 	int64_t next = gmp_timers_next();
 	return next < 0 || next > gmp_nanotime();
@@ -404,7 +419,16 @@ bool gmp_nothing_else(struct p *pp)
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
-	if (!gmp_nothing_else(gmp_getp()))
+	struct p *pp = gmp_getp();
+	/* A realtime G yields only to one of its own priority or above
+	 * (sched_yield(2)): a lower one, or SCHED_OTHER, waits. */
+	if (gmp_rt_active() && getg()->rtprio) {
+		enum rtyield how = gmp_rt_yieldhow(getg(), true);
+		if (how != RT_STAY)
+			mcall(gosched_m, how == RT_HEAD ? GOSCHED_HEAD : NULL);
+		return;
+	}
+	if (!gmp_nothing_else(pp))
 		mcall(gosched_m, NULL);
 }
 
@@ -433,6 +457,10 @@ void newproc(struct g *gp)
 	struct p *pp = gmp_getp();
 	pp->ctr.gcreated++;
 	casgstatus(gp, G_IDLE, G_RUNNABLE);
+	if (gmp_rt_active() && gp->rtprio) {
+		gmp_rt_ready(getg()->m, gp);
+		return;
+	}
 	runqput(pp, gp, true);
 	wakep();
 }
@@ -479,6 +507,17 @@ static struct g *netpoll_pick(struct g *list)
 	return gp;
 }
 
+/* The highest-priority runnable realtime G, if any (rtprio.c). */
+static inline struct g *rtget(void)
+{
+	if (!gmp_rt_queued())
+		return NULL;
+	lock(&sched.lock);
+	struct g *gp = rtrunqget();
+	unlock(&sched.lock);
+	return gp;
+}
+
 /* Finds a runnable G, blocking the M if there is none (proc.go:
  * findRunnable): local queue, global queue, timers, stealing as a spinning
  * M, then give up the P and sleep. */
@@ -488,6 +527,8 @@ static struct g *findrunnable(struct m *mp, bool *inherit)
 top:
 	run_timers(mp);
 	struct p *pp = mp->p;
+	if ((gp = rtget()))
+		return gp;
 	if ((gp = runqget(pp, inherit)))
 		return gp;
 	*inherit = false;
@@ -528,6 +569,11 @@ top:
 	}
 
 	lock(&sched.lock);
+	if (sched.rtrunqsize > 0) {
+		gp = rtrunqget();
+		unlock(&sched.lock);
+		return gp;
+	}
 	if (sched.runqsize > 0) {
 		gp = globrunqget(pp, 0);
 		unlock(&sched.lock);
@@ -543,8 +589,8 @@ top:
 		mp->spinning = false;
 		if ((int32_t)atomic_add(&sched.nmspinning, -1) < 0)
 			gmp_throw("findrunnable: negative nmspinning");
-		for (int i = 0; i < procs; i++) {
-			if (runqempty(&allp[i]))
+		for (int i = 0; i <= procs; i++) {
+			if (i == procs ? !gmp_rt_queued() : runqempty(&allp[i]))
 				continue;
 			if (acquireidlep(mp)) {
 				mp->spinning = true;
@@ -656,9 +702,11 @@ void schedule(void)
 		struct p *pp = mp->p;
 		struct g *gp = NULL;
 		bool inherit = false;
+		/* A realtime G first, before anything else (rtprio.c). */
+		gp = rtget();
 		/* Check the global queue once in a while for fairness: two Gs that
 		 * keep readying each other would starve it otherwise. */
-		if (pp->schedtick % 61 == 0 && load_acq(&sched.runqsize) > 0) {
+		if (gp == NULL && pp->schedtick % 61 == 0 && load_acq(&sched.runqsize) > 0) {
 			lock(&sched.lock);
 			gp = globrunqget(pp, 1);
 			unlock(&sched.lock);
@@ -766,6 +814,7 @@ void sched_fork(enum gmp_fork_phase phase)
 	sched.nmspinning = 0;
 	sched.runqhead = sched.runqtail = NULL;
 	sched.runqsize = 0;
+	gmp_rt_fork_child(gp);
 	sched.ngs = 1;
 	sched.lastpoll = gmp_nanotime();
 	sched.pidle = NULL;

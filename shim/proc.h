@@ -51,6 +51,9 @@ void mcall(void (*fn)(struct g *, void *), void *arg);
 void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason);
 void gosched(void);
 void gosched_m(struct g *gp, void *arg); /* on g0, as mcall's fn */
+/* gosched_m's arg for a realtime G preempted by a higher one: it goes
+ * back before the others of its priority (rtprio.c). */
+#define GOSCHED_HEAD ((void *)1)
 void goexit(void) __attribute__((noreturn));
 void newproc(struct g *gp);
 /* Nothing else to run anywhere and no timer due (pp: the caller's P). */

@@ -172,10 +172,18 @@ struct g {
 	void *entrybuf;           /* the bottom __pthread_unwind_buf_t (gmain's frame) */
 	struct gmp_timer timer;   /* for timed parks */
 
-	/* Scheduling policy, priority and CPU affinity: kept and reported,
-	 * not acted upon, since Gs share their Ms (schedattr.c). */
+	/* Scheduling policy and priority (schedattr.c), and what the
+	 * scheduler acts on (rtprio.c): rtprio is the realtime priority it
+	 * runs at, 0 for SCHED_OTHER/BATCH/IDLE, else the larger of its own
+	 * and the boosts of the PI/PP mutexes it holds.  The CPU affinity is
+	 * kept and reported only: Gs share their Ms. */
 	int sched_policy;
 	int sched_priority;
+	int rtprio;               /* written by its own G or under sched.lock (rtprio.c) */
+	int piboost;              /* highest waiter's rtprio on a PI mutex it holds */
+	int ppboost;              /* highest ceiling of the PP mutexes it holds */
+	uint32_t piheld;          /* PI mutexes it holds */
+	bool onrtq;               /* queued on sched.rtrunq (sched.lock) */
 	int inheritsched;         /* as given at creation, for pthread_getattr_np */
 	cpu_set_t affinity;
 
@@ -298,6 +306,11 @@ struct sched {
 	/* Global run queue. */
 	struct g *runqhead, *runqtail;
 	int32_t runqsize;
+
+	/* Runnable realtime Gs, highest rtprio first, FIFO among equals
+	 * (rtprio.c); guarded by lock like the global queue. */
+	struct g *rtrunq;
+	int32_t rtrunqsize;       /* atomic reads outside the lock */
 
 	/* Guards the global free Gs (gfree.c). */
 	struct mutex gflock;

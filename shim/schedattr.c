@@ -2,9 +2,10 @@
  *
  * NPTL hands these to the kernel for the thread's TID.  A G has no kernel
  * thread of its own: it runs on whichever M its P has, so a policy or a
- * mask applied to an M would act on every G that M runs next.  As Go does
- * for goroutines, we keep them per G, report them back and do not act on
- * them; what the kernel would refuse we refuse with the kernel's errno. */
+ * mask applied to an M would act on every G that M runs next.  So we keep
+ * them per G and report them back; the scheduler acts on the realtime
+ * policies itself (rtprio.c), the affinity is only kept.  What the kernel
+ * would refuse we refuse with the kernel's errno. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include "arch.h"
+#include "rtprio.h"
 #include "runtime.h"
 #include "schedattr.h"
 #include "sys.h"
@@ -38,6 +40,7 @@ void gmp_schedattr_init_main(struct g *gp)
 	gp->sched_policy = policy < 0 ? SCHED_OTHER : (int)policy;
 	gp->sched_priority = sp.sched_priority;
 	gp->inheritsched = PTHREAD_INHERIT_SCHED;
+	gmp_rt_newg(gp);
 }
 
 /* A new G takes its creator's scheduling unless the attribute says
@@ -110,6 +113,7 @@ int gmp_setsched(struct g *gp, int policy, int prio)
 		return err;
 	gp->sched_policy = policy;
 	gp->sched_priority = prio;
+	gmp_rt_update(gp);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "morph.h"
 #include "preempt.h"
 #include "proc.h"
+#include "rtprio.h"
 #include "runtime.h"
 #include "sema.h"
 #include "syscall.h"
@@ -369,12 +370,17 @@ void gmp_notify_one(const void *addr, uint32_t *wait, uint32_t *notify)
 			break;
 		}
 	}
+	/* Realtime waiters are queued highest first (waitq.c): the signal
+	 * goes to the highest, as the kernel's futex wake-up picks it. */
+	if (found && gmp_rt_active() && head->rtprio > found->rtprio)
+		found = head;
 	if (found)
 		waitq_remove(root, found);
 	unlock(&root->lock);
 	if (found) {
 		found->schedlink = NULL;
 		gmp_semq_ready(gmp_morph(found));
+		gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 	}
 }
 
@@ -395,6 +401,7 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	unlock(&root->lock);
 	*tail = NULL;
 	gmp_semq_ready(gmp_morph(list));
+	gmp_rt_preempt_point();
 }
 
 void gmp_futex_handoff(uint32_t *w, uint32_t more, uint32_t last, uint32_t none)

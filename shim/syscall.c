@@ -19,6 +19,7 @@
 #include "netpoll.h"
 #include "preempt.h"
 #include "proc.h"
+#include "rtprio.h"
 #include "runq.h"
 #include "runtime.h"
 #include "sys.h"
@@ -137,7 +138,7 @@ void exitsyscall(void)
  * for work, or the idle list. */
 void handoffp(struct p *pp)
 {
-	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0) {
+	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued()) {
 		startm(pp, false);
 		return;
 	}
@@ -150,7 +151,7 @@ void handoffp(struct p *pp)
 		}
 	}
 	lock(&sched.lock);
-	if (sched.runqsize != 0) {
+	if (sched.runqsize != 0 || sched.rtrunqsize != 0) {
 		unlock(&sched.lock);
 		startm(pp, false);
 		return;

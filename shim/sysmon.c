@@ -24,6 +24,7 @@
 #include "mstart.h"
 #include "netpoll.h"
 #include "preempt.h"
+#include "rtprio.h"
 #include "proc.h"
 #include "rescue.h"
 #include "rtsig.h"
@@ -98,7 +99,7 @@ static int retake(int64_t now)
 			enum probe what = gmp_rescue_probe(pp, take);
 			if (what == PROBE_RESCUED)
 				n++;
-			else if (what == PROBE_USER && overdue)
+			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp))
 				preemptone(pp);
 			continue;
 		}

@@ -17,6 +17,7 @@
 #include "registry.h"
 #include "runtime.h"
 #include "sanitizer.h"
+#include "rtprio.h"
 #include "schedattr.h"
 #include "sema.h"
 #include "stack.h"
@@ -128,6 +129,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->arg = arg;
 	gp->joinstate = ta->detached ? JS_DETACHED : JS_JOINABLE;
 	gmp_schedattr_inherit(gp, getg(), ta);
+	gmp_rt_newg(gp);
 	/* A new thread starts with its creator's mask and nothing pending. */
 	gp->sigmask = ta->has_sigmask ? ta->sigmask : getg()->sigmask;
 	gp->sigpending = 0;
@@ -140,6 +142,8 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gmp_arch_inherit_fpenv(gp->sched_sp);
 	gmp_san_g_new(gp);
 	__atomic_add_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL);
+	if (__builtin_expect(__atomic_load_n(&gmp_rt_kset, __ATOMIC_RELAXED), 0))
+		gmp_rt_kernel_threads(); /* no longer one thread: the Ms' policy goes back */
 	gmp_registry_add(gp);
 	*out = gp;
 	newproc(gp);

@@ -88,6 +88,37 @@ static void grow(struct semroot *root)
 		gmp_syscall(SYS_munmap, old, sizeof(struct g *) << osh, 0);
 }
 
+/* A realtime waiter goes before the first waiter of a lower priority
+ * (rtprio.c; FIFO among equals), as the kernel's futex queues order them:
+ * every wake-up then takes the highest first.  SCHED_OTHER waiters
+ * (rtprio 0) never come here: they keep their FIFO order behind the
+ * realtime ones.  gp is not the tail, so some waiter is lower. */
+static void insert_by_prio(struct g *head, struct g *gp)
+{
+	struct g *w = head;
+	while (w->rtprio >= gp->rtprio)
+		w = w->waitlink;
+	gp->waitlink = w;
+	if (w != head) {
+		gp->waitprev = w->waitprev;
+		w->waitprev->waitlink = gp;
+		w->waitprev = gp;
+		return;
+	}
+	/* gp becomes the head: it takes head's place in the chain. */
+	gp->waitprev = NULL;
+	gp->waittail = head->waittail;
+	gp->waitnext = head->waitnext;
+	gp->waitpprev = head->waitpprev;
+	if (gp->waitnext)
+		gp->waitnext->waitpprev = &gp->waitnext;
+	*gp->waitpprev = gp;
+	head->waitprev = gp;
+	head->waitnext = NULL;
+	head->waitpprev = NULL;
+	head->waittail = NULL;
+}
+
 void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp)
 {
 	struct g *head = findhead(root, addr);
@@ -99,6 +130,8 @@ void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp)
 		chain_insert(chain(root, addr), gp);
 		if (++root->nheads > (2u << nshift(root)))
 			grow(root);
+	} else if (__builtin_expect(gp->rtprio > 0, 0) && head->waittail->rtprio < gp->rtprio) {
+		insert_by_prio(head, gp);
 	} else {
 		gp->waitprev = head->waittail;
 		head->waittail->waitlink = gp;
