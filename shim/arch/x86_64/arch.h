@@ -1,54 +1,15 @@
 /* The per-architecture interface (x86_64): everything the rest of the
  * shim knows of registers, the thread pointer and the signal frame.  The
  * build puts shim/arch/<cpu_family>/ on the include path; a port provides
- * this header (the same names), context.c and switch.S.  docs/design.md
- * lists the interface. */
+ * this header (the same names: constants and inline helpers, with the
+ * functions of ../archapi.h), context.c, switch.S and syscall_cancel.S.
+ * The thread pointer is the FS base: gmp_arch_setfs uses wrfsbase when the
+ * kernel allows it, else arch_prctl, a few us under a hypervisor without
+ * FSGSBASE. */
 #ifndef GMP_ARCH_H
 #define GMP_ARCH_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-/* Saves the running context into *save_sp and resumes the one at new_sp. */
-void gmp_swap(uintptr_t *save_sp, uintptr_t new_sp);
-
-/* Builds a context on the stack ending at stack_top that, once resumed by
- * gmp_swap, calls entry(arg) with a fresh ABI-conforming frame.  entry must
- * not return.  Returns the sp to hand to gmp_swap. */
-uintptr_t gmp_arch_new_context(uintptr_t stack_top, void (*entry)(void *), void *arg);
-void gmp_arch_inherit_fpenv(uintptr_t sp);
-/* The first code a new context runs (switch.S): calls entry(arg). */
-void gmp_context_start(void);
-/* Where a context saved by gmp_swap at sp resumes (gmp_context_start for
- * one that never ran). */
-uintptr_t gmp_arch_context_pc(uintptr_t sp);
-/* syscall_cancel.S: a system call that a cancellation request can move to
- * its cancelled exit (kicked) while it is between begin and end. */
-extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_cancel_kicked[];
-/* The system call nr, unless *kick is set when it is about to start
- * (then -EINTR): a cancellation point's system call. */
-long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, long a3, long a4, long a5,
-			     long a6);
-
-/* Points the thread register at a TCB: wrfsbase when the kernel allows it,
- * else arch_prctl.  Costs a few us under a hypervisor without FSGSBASE, so
- * the scheduler calls it only when the next G differs from the last one. */
-void gmp_arch_setfs(void *tcb);
-void gmp_arch_init(void);
-void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
-void gmp_arch_signal_regs(void *uc, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
-bool gmp_arch_signal_at_syscall(void *uc, long nr);
-void gmp_arch_signal_end_syscall(void *uc, long ret);
-void gmp_arch_signal_set_pc(void *uc, uintptr_t pc);
-bool gmp_arch_signal_in_syscall(void *uc);
-/* Fills a ucontext_t (zeroed by the caller) with the registers a G saved
- * by gmp_swap at sp would have once gmp_swap returned: for unwinding a
- * parked G. */
-void gmp_arch_context_from_swap(void *uc, uintptr_t sp);
-/* Sets the pc and sp of a ucontext_t (for a symbol lookup of pc). */
-void gmp_arch_context_set_pc_sp(void *uc, uintptr_t pc, uintptr_t sp);
-void gmp_arch_context_set_regs(void *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp);
+#include "../archapi.h"
 
 /* libunwind's names for this architecture's local unwinder. */
 #define GMP_ARCH_UNW_PREFIX "_ULx86_64_"
