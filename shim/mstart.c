@@ -58,6 +58,18 @@ static void gate_wait(uint32_t seen)
 	gmp_futex_wait_kernel(&spawngate, seen, -1);
 }
 
+/* Sets bit in the gate once no fork is under way. */
+static void gate_enter(uint32_t bit)
+{
+	for (uint32_t s;;) {
+		s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE);
+		if (s & FORKING)
+			gate_wait(s);
+		else if (__atomic_compare_exchange_n(&spawngate, &s, s | bit, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return;
+	}
+}
+
 uintptr_t gmp_m_region_size = 256 * 1024;
 
 /* The runtime's own OS threads (Ms, template, sysmon, schedtrace) are
@@ -222,14 +234,7 @@ static void *templatethread(void *arg)
 		struct m *list = newmhead;
 		newmhead = NULL;
 		unlock(&newmlock);
-		for (uint32_t s;;) {
-			s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE);
-			if (s & FORKING)
-				gate_wait(s);
-			else if (__atomic_compare_exchange_n(&spawngate, &s, s | SPAWNING, 0, __ATOMIC_ACQ_REL,
-							     __ATOMIC_ACQUIRE))
-				break;
-		}
+		gate_enter(SPAWNING);
 		while (list) {
 			struct m *mp = list;
 			list = mp->schedlink;
@@ -266,14 +271,7 @@ void spawn_fork(enum gmp_fork_phase phase)
 {
 	if (phase == FORK_PREPARE) {
 		/* Forks of several threads at once: each waits its turn. */
-		for (uint32_t s;;) {
-			s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE);
-			if (s & FORKING)
-				gate_wait(s);
-			else if (__atomic_compare_exchange_n(&spawngate, &s, s | FORKING, 0, __ATOMIC_ACQ_REL,
-							     __ATOMIC_ACQUIRE))
-				break;
-		}
+		gate_enter(FORKING);
 		for (uint32_t s; (s = __atomic_load_n(&spawngate, __ATOMIC_ACQUIRE)) & SPAWNING;)
 			gate_wait(s);
 	} else if (phase == FORK_PARENT) {
