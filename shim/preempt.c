@@ -98,12 +98,8 @@ void gmp_preempt_signal(void *ucv)
 	if (!rescued) {
 		gp->preempt = 0;
 		if (gmp_rt_active() && gp->rtprio) {
-			/* A realtime G gives way only to one of its priority or
-			 * above (rtprio.c). */
-			enum rtyield y = gmp_rt_yieldhow(gp, false);
-			if (y == RT_STAY)
+			if (!gosched_rt(gp, false, &how))
 				return;
-			how = y == RT_HEAD ? GOSCHED_HEAD : NULL;
 		} else if (gmp_nothing_else(mp->p)) {
 			return; /* it would only be resumed at once */
 		}
@@ -154,11 +150,11 @@ void gmp_preempt_yield(void)
 	if (gmp_cancel_due(ch) && (ch & CH_ASYNC))
 		gmp_cancel_act();
 	gp->preempt = 0;
+	void *how;
 	if (gmp_rt_active() && gp->rtprio) {
-		enum rtyield y = gmp_rt_yieldhow(gp, false);
-		if (y != RT_STAY) {
+		if (gosched_rt(gp, false, &how)) {
 			gmp_getp()->ctr.preempts++;
-			mcall(gosched_m, y == RT_HEAD ? GOSCHED_HEAD : NULL);
+			mcall(gosched_m, how);
 		}
 		return;
 	}

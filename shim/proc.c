@@ -416,6 +416,13 @@ bool gmp_nothing_else(struct p *pp)
 	return next < 0 || next > gmp_nanotime();
 }
 
+bool gosched_rt(struct g *gp, bool yield, void **how)
+{
+	enum rtyield y = gmp_rt_yieldhow(gp, yield);
+	*how = y == RT_HEAD ? GOSCHED_HEAD : NULL;
+	return y != RT_STAY;
+}
+
 /* sched_yield: the G goes to the back of the global queue (Go's Gosched). */
 void gosched(void)
 {
@@ -423,9 +430,9 @@ void gosched(void)
 	/* A realtime G yields only to one of its own priority or above
 	 * (sched_yield(2)): a lower one, or SCHED_OTHER, waits. */
 	if (gmp_rt_active() && getg()->rtprio) {
-		enum rtyield how = gmp_rt_yieldhow(getg(), true);
-		if (how != RT_STAY)
-			mcall(gosched_m, how == RT_HEAD ? GOSCHED_HEAD : NULL);
+		void *how;
+		if (gosched_rt(getg(), true, &how))
+			mcall(gosched_m, how);
 		return;
 	}
 	if (!gmp_nothing_else(pp))

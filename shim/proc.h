@@ -54,6 +54,10 @@ void gosched_m(struct g *gp, void *arg); /* on g0, as mcall's fn */
 /* gosched_m's arg for a realtime G preempted by a higher one: it goes
  * back before the others of its priority (rtprio.c). */
 #define GOSCHED_HEAD ((void *)1)
+/* Whether a realtime G asked to yield gives way (only to one of its
+ * priority or above, rtprio.c; yield: sched_yield's, which gives way to an
+ * equal one too), and gosched_m's arg for it. */
+bool gosched_rt(struct g *gp, bool yield, void **how);
 void goexit(void) __attribute__((noreturn));
 void newproc(struct g *gp);
 /* Nothing else to run anywhere and no timer due (pp: the caller's P). */
