@@ -11,6 +11,7 @@ struct gmp_debug {
 	int schedtrace;  /* GMPDEBUG=schedtrace=N: a scheduler line every N ms */
 	int scheddetail; /* GMPDEBUG=scheddetail=1: and one per P, M and G */
 	int noguardinstall; /* GMPDEBUG=guardinstall=0: stacks as on a kernel without MADV_GUARD_INSTALL */
+	int noprocreader;   /* GMPDEBUG=procreader=0: /proc looks on the caller, in the program's fd table */
 	int nortprio;       /* GMPDEBUG=rtprio=0: realtime policies kept and reported only, as before issue 19 */
 };
 extern struct gmp_debug gmp_debug;

@@ -145,6 +145,9 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "guardinstall") == 0) {
 			if (parse_int("GMPDEBUG guardinstall", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.noguardinstall = !v;
+		} else if (strcmp(item, "procreader") == 0) {
+			if (parse_int("GMPDEBUG procreader", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.noprocreader = !v;
 		} else if (strcmp(item, "rtprio") == 0) {
 			if (parse_int("GMPDEBUG rtprio", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.nortprio = !v;

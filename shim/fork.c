@@ -13,6 +13,7 @@
 #include "mstart.h"
 #include "netpoll.h"
 #include "proc.h"
+#include "procfs.h"
 #include "registry.h"
 #include "robust.h"
 #include "rtfd.h"
@@ -44,8 +45,12 @@ static void for_all(enum gmp_fork_phase phase)
 	registry_fork(phase);
 	newm_fork(phase);
 	sigwake_fork(phase);
+	if (phase == FORK_CHILD)
+		procfs_fork(phase); /* before sysmon, its first user, restarts */
 	sysmon_fork(phase);
 	gmp_insight_fork(phase);
+	if (phase != FORK_CHILD)
+		procfs_fork(phase); /* last: a G holding other locks may look */
 }
 
 static void prepare(void)

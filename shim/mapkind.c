@@ -12,6 +12,7 @@
 
 #include "lock.h"
 #include "mapkind.h"
+#include "procfs.h"
 #include "sys.h"
 
 #ifndef PROCMAP_QUERY
@@ -74,9 +75,11 @@ static uint64_t hexnum(const char **s)
 }
 
 /* The slow way: scan the lines "start-end perms ..." for the one holding
- * addr; the fourth perms letter is 's' for a shared mapping. */
-static enum mapkind scan_maps(const void *addr)
+ * addr; the fourth perms letter is 's' for a shared mapping.  Through
+ * gmp_procfs_run, as a descriptor opened for each call. */
+static long scan(void *arg)
 {
+	const void *addr = arg;
 	int fd = open_maps();
 	if (fd < 0)
 		return MAPKIND_SHARED; /* cannot tell: the kernel's queues are right either way */
@@ -154,7 +157,7 @@ enum mapkind gmp_mapkind(const void *addr)
 		int expect = fd;
 		__atomic_compare_exchange_n(&mapsfd, &expect, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 	}
-	return scan_maps(addr);
+	return (enum mapkind)gmp_procfs_run(scan, (void *)addr);
 }
 
 void mapkind_fork(enum gmp_fork_phase phase)

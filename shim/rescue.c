@@ -48,6 +48,7 @@
 
 #include "compat/debug.h"
 #include "preempt.h"
+#include "procfs.h"
 #include "rescue.h"
 #include "rtsig.h"
 #include "runtime.h"
@@ -122,35 +123,6 @@ bool gmp_task_restartable(long nr, const long *a)
 	}
 }
 
-/* Reads /proc/self/task/<tid>/<file> into buf (NUL-terminated); the
- * length, or -errno.  Opened for each look, not kept: a descriptor kept
- * open could be inherited by a fork child half-made (the kernel copies the
- * fd table before memory, so a child may believe in a descriptor it never
- * got, and closing it there closed the program's or the netpoller's fd),
- * or be closed or replaced by the program (closefrom, dup2). */
-static long read_task_file(int tid, const char *file, char *buf, size_t size)
-{
-	char path[64] = "/proc/self/task/";
-	char num[16];
-	int nd = 0;
-	for (int t = tid; t; t /= 10)
-		num[nd++] = (char)('0' + t % 10);
-	size_t len = strlen(path);
-	while (nd)
-		path[len++] = num[--nd];
-	path[len++] = '/';
-	memcpy(path + len, file, strlen(file) + 1);
-	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	if (fd < 0)
-		return fd;
-	long n = gmp_syscall(SYS_read, fd, buf, size - 1);
-	gmp_syscall(SYS_close, fd, 0, 0);
-	if (n < 0)
-		return n;
-	buf[n] = 0;
-	return n;
-}
-
 /* "nr a1 .. a6 sp pc", "-1 sp pc" or "running"; 1, 2 or 0 as
  * gmp_task_syscall. */
 static int parse_syscall(const char *buf, long *nr, long *args, uintptr_t *sp, uintptr_t *pc)
@@ -180,7 +152,7 @@ static int parse_syscall(const char *buf, long *nr, long *args, uintptr_t *sp, u
  * runs each of the program's threads as one of its own (qemu-user) it
  * describes the emulator's: the host's call numbers, arguments and pc, so
  * a thread asleep in the runtime's own futex looks like one asleep in the
- * program's code.  Asked once, of the calling thread's own file, whose
+ * program's code.  Asked once, of the reading thread's own file, whose
  * read is then the call in progress: it must be read(2) as this build
  * numbers it, made from the shim's code. */
 static int syscall_file_truthful(void)
@@ -192,7 +164,7 @@ static int syscall_file_truthful(void)
 	char buf[256];
 	long nr = -1;
 	uintptr_t sp = 0, pc = 0;
-	if (read_task_file((int)gmp_syscall(SYS_gettid, 0, 0, 0), "syscall", buf, sizeof buf) <= 0)
+	if (gmp_procfs_read_task(0, "syscall", buf, sizeof buf) <= 0)
 		return 0;
 	k = parse_syscall(buf, &nr, NULL, &sp, &pc) == 1 && nr == SYS_read && gmp_pc_in_shim(pc) ? 1 : -1;
 	if (k < 0 && gmp_debug.verbose)
@@ -208,7 +180,7 @@ static int syscall_file_truthful(void)
 static bool stat_running(int tid)
 {
 	char buf[512];
-	if (read_task_file(tid, "stat", buf, sizeof buf) <= 0)
+	if (gmp_procfs_read_task(tid, "stat", buf, sizeof buf) <= 0)
 		return false;
 	const char *s = strrchr(buf, ')');
 	return s && s[1] == ' ' && s[2] == 'R';
@@ -220,7 +192,7 @@ int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc
 	if (syscall_file_truthful() < 0)
 		return stat_running(tid) ? 0 : -ENOTSUP;
 	char buf[256];
-	long n = read_task_file(tid, "syscall", buf, sizeof buf);
+	long n = gmp_procfs_read_task(tid, "syscall", buf, sizeof buf);
 	if (n < 0)
 		return (int)n;
 	if (n == 0)
@@ -243,7 +215,7 @@ static enum probe probe_stat(int tid)
 static long switches(int tid)
 {
 	char buf[2048];
-	long n = read_task_file(tid, "status", buf, sizeof buf);
+	long n = gmp_procfs_read_task(tid, "status", buf, sizeof buf);
 	if (n < 0)
 		return n;
 	long total = 0;

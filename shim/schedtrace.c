@@ -21,6 +21,7 @@
 #include "runq.h"
 #include "runtime.h"
 #include "sanitizer.h"
+#include "procfs.h"
 #include "schedtrace.h"
 #include "sys.h"
 #include "timer.h"
@@ -82,7 +83,7 @@ int gmp_os_threads(void)
 	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink)
 		if (!mp->gone)
 			nm++;
-	return nm + 2; /* sysmon and the template thread */
+	return nm + 2 + gmp_procfs_threads(); /* sysmon, the template thread, the /proc reader */
 }
 
 /* Go's summary line, with "gmp" for "SCHED". */

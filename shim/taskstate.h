@@ -12,7 +12,8 @@
  * unreadable.  Where the file describes an emulator's calls rather than
  * the program's (qemu-user), only the thread's stat is read: 0 running,
  * else -ENOTSUP, so no blocked thread is ever taken for one blocked in the
- * program's own code.  Async-signal-safe. */
+ * program's own code.  Async-signal-safe: a handler on a thread in the
+ * middle of a look makes its own directly (procfs.c). */
 int gmp_task_syscall(int tid, long *nr, long *args, uintptr_t *sp, uintptr_t *pc);
 /* Whether the kernel restarts system call nr with these arguments after
  * an SA_RESTART handler, so that a signal landing in it goes unseen:

@@ -82,8 +82,9 @@ static inline int under_shim(void)
  * hand-off once needed stays), and one M started while another was on its
  * way to idle (startm finds no idle M between findrunnable's pidleput and
  * stopm's mput, as in Go: seen in about 1 run in 12 of a 50-thread
- * server, before this round's changes too).  README quotes it at 2 Ps: 7. */
-#define SHIM_THREADS_OVER_PROCS 5
+ * server, before this round's changes too), and sysmon's /proc reader
+ * (shim/procfs.c).  README quotes it at 2 Ps: 8. */
+#define SHIM_THREADS_OVER_PROCS 6
 
 /* Run where every thread the program made is parked or sleeping, with kt
  * the kernel_threads() counted there: natively the program's own threads

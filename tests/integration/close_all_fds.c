@@ -198,6 +198,39 @@ static int lowest_free(void)
 	return fd;
 }
 
+/* A thread that runs without entering the scheduler is one the runtime's
+ * sysmon looks at through /proc once a ms (shim/rescue.c): while one
+ * spins, main opens and closes /dev/null over and over, and each open
+ * must get the lowest free number, want, as natively.  The count of
+ * opens that got another number; the loop stops at the first. */
+static volatile int spin_stop;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	spin_until(&spin_stop);
+	return NULL;
+}
+
+static long opens_not_lowest(int want, long rounds)
+{
+	pthread_t t;
+	spin_stop = 0;
+	pthread_create(&t, NULL, spinner, NULL);
+	long bad = 0;
+	for (long i = 0; i < rounds && bad == 0; i++) {
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd != want) {
+			fprintf(stderr, "open number %ld gave %d, the lowest free is %d\n", i, fd, want);
+			bad++;
+		}
+		close(fd);
+	}
+	spin_stop = 1;
+	pthread_join(t, NULL);
+	return bad;
+}
+
 static void make_pipes(void)
 {
 	for (int i = 0; i < WAITERS; i++)
@@ -226,6 +259,8 @@ int main(void)
 	CHECK(across(asm_close_loop), "a raw close system call on every other fd: waits go on");
 	CHECK(across(close_loop), "and after that, as before");
 	CHECK(lowest_free() == 4 + 2 * WAITERS, "still nothing below: the next fd is 10");
+	CHECK(opens_not_lowest(4 + 2 * WAITERS, test_work(300000)) == 0,
+	      "open() over and over beside a thread that runs on: the lowest free fd each time, 10");
 
 	/* A fork child that closes everything but its pipe, then works with
 	 * threads; the parent's pipe end must be intact (a write, not EPIPE). */

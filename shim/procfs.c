@@ -1,0 +1,169 @@
+/* The runtime's looks at /proc: sysmon's at what an M's thread is doing
+ * (rescue.c), the dump's, and the maps scan on kernels without
+ * PROCMAP_QUERY (mapkind.c).  Each opens a file, and open() hands out the
+ * lowest free number: the one a daemon that has just closed every fd
+ * expects its own next open to get.  A look at that moment took it, and
+ * the program's /dev/null landed on 4 instead of 3 (about 1 run in 30 of
+ * tests/integration/close_all_fds).
+ *
+ * So the looks run on a thread of the runtime's whose fd table is its own:
+ * it unshares the table and closes everything in its copy at once, so that
+ * it holds no reference to the program's files, and then only ever opens
+ * /proc files there.  It is an NPTL thread, so glibc's set*id broadcast
+ * reaches it: it keeps the process's credentials, which /proc's access
+ * checks use.  It is started by the first look of a thread that is no G
+ * (sysmon, in practice), since a G cannot make an NPTL thread; looks made
+ * before it is up, or where unshare is refused (seccomp profiles of
+ * container runtimes, qemu-user), run on the caller as before. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "compat/debug.h"
+#include "gsignal.h"
+#include "lock.h"
+#include "mstart.h"
+#include "procfs.h"
+#include "runtime.h"
+#include "sys.h"
+
+enum { READER_NONE, READER_STARTING, READER_UP, READER_NO };
+enum { TURN_IDLE, TURN_POSTED, TURN_DONE };
+
+static struct {
+	struct mutex lock; /* one look at a time, and the reader's start */
+	int owner;         /* the thread holding lock: a fault dump there looks itself */
+	uint32_t reader;   /* READER_* */
+	uint32_t turn;     /* TURN_*: the caller posts, the reader answers */
+	long (*fn)(void *);
+	void *arg;
+	long result;
+} rd;
+
+static int gettid_raw(void)
+{
+	return (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+static void *reader(void *unused)
+{
+	(void)unused;
+	gmp_block_signals();
+	bool ok = gmp_syscall(SYS_unshare, CLONE_FILES, 0, 0) == 0 &&
+		  gmp_syscall(SYS_close_range, 0, ~0u, 0) == 0;
+	__atomic_store_n(&rd.reader, ok ? READER_UP : READER_NO, __ATOMIC_RELEASE);
+	gmp_futex_wake_kernel(&rd.reader, 1);
+	if (!ok)
+		return NULL; /* a copied table goes with the thread */
+	for (;;) {
+		uint32_t t;
+		while ((t = __atomic_load_n(&rd.turn, __ATOMIC_ACQUIRE)) != TURN_POSTED)
+			gmp_futex_wait_kernel(&rd.turn, t, -1);
+		rd.result = rd.fn(rd.arg);
+		__atomic_store_n(&rd.turn, TURN_DONE, __ATOMIC_RELEASE);
+		gmp_futex_wake_kernel(&rd.turn, 1);
+	}
+}
+
+/* rd.lock held, by a thread that is no G. */
+static void start_reader(void)
+{
+	__atomic_store_n(&rd.reader, READER_STARTING, __ATOMIC_RELAXED);
+	if (!gmp_start_runtime_thread(reader)) {
+		__atomic_store_n(&rd.reader, READER_NO, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_STARTING)
+		gmp_futex_wait_kernel(&rd.reader, READER_STARTING, -1);
+}
+
+long gmp_procfs_run(long (*fn)(void *arg), void *arg)
+{
+	int self = gettid_raw();
+	if (__atomic_load_n(&rd.owner, __ATOMIC_RELAXED) == self)
+		return fn(arg);
+	lock(&rd.lock);
+	__atomic_store_n(&rd.owner, self, __ATOMIC_RELAXED);
+	if (rd.reader == READER_NONE && getg() == NULL) {
+		if (gmp_debug.noprocreader)
+			rd.reader = READER_NO;
+		else
+			start_reader();
+	}
+	long r;
+	if (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_UP) {
+		rd.fn = fn;
+		rd.arg = arg;
+		__atomic_store_n(&rd.turn, TURN_POSTED, __ATOMIC_RELEASE);
+		gmp_futex_wake_kernel(&rd.turn, 1);
+		while (__atomic_load_n(&rd.turn, __ATOMIC_ACQUIRE) != TURN_DONE)
+			gmp_futex_wait_kernel(&rd.turn, TURN_POSTED, -1);
+		r = rd.result;
+		rd.turn = TURN_IDLE;
+	} else {
+		r = fn(arg);
+	}
+	__atomic_store_n(&rd.owner, 0, __ATOMIC_RELAXED);
+	unlock(&rd.lock);
+	return r;
+}
+
+struct taskread {
+	char path[64];
+	char *buf;
+	size_t size;
+};
+
+static long read_task(void *arg)
+{
+	struct taskread *t = arg;
+	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)t->path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+	if (fd < 0)
+		return fd;
+	long n = gmp_syscall(SYS_read, fd, t->buf, t->size - 1);
+	gmp_syscall(SYS_close, fd, 0, 0);
+	if (n >= 0)
+		t->buf[n] = 0;
+	return n;
+}
+
+long gmp_procfs_read_task(int tid, const char *file, char *buf, size_t size)
+{
+	struct taskread t = { .buf = buf, .size = size };
+	const char *dir = tid ? "/proc/self/task/" : "/proc/thread-self/";
+	size_t len = strlen(dir);
+	memcpy(t.path, dir, len);
+	if (tid) {
+		char num[16];
+		int nd = 0;
+		for (int v = tid; v; v /= 10)
+			num[nd++] = (char)('0' + v % 10);
+		while (nd)
+			t.path[len++] = num[--nd];
+		t.path[len++] = '/';
+	}
+	size_t flen = strlen(file);
+	if (len + flen >= sizeof t.path)
+		return -ENAMETOOLONG;
+	memcpy(t.path + len, file, flen + 1);
+	return gmp_procfs_run(read_task, &t);
+}
+
+int gmp_procfs_threads(void)
+{
+	return __atomic_load_n(&rd.reader, __ATOMIC_RELAXED) == READER_UP;
+}
+
+void procfs_fork(enum gmp_fork_phase phase)
+{
+	/* Taken last: fn makes system calls only, and a G may look (the maps
+	 * scan) while it holds other runtime locks. */
+	if (phase == FORK_PREPARE)
+		lock(&rd.lock);
+	else if (phase == FORK_PARENT)
+		unlock(&rd.lock);
+	else
+		memset(&rd, 0, sizeof rd); /* the reader did not survive the fork */
+}
