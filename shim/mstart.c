@@ -38,6 +38,8 @@
 
 static struct mutex newmlock;
 static struct m *newmhead;     /* Ms waiting for the template thread */
+static void (*spawnfn)(bool);  /* a runtime thread asked of it (gmp_start_runtime_thread_later) */
+static void *(*spawnarg)(void *);
 static struct note newmwake;
 /* The spawn gate: the runtime never makes a thread while the program
  * forks.  The program does not see the runtime's threads being made, and
@@ -201,6 +203,14 @@ static void spawn(struct m *mp)
 		spawn_failed(mp, err);
 }
 
+static void wake_template(void)
+{
+	/* Unlike notewakeup, tolerate a wake-up the template thread has not
+	 * consumed yet: it clears the note before it takes the list. */
+	if (__atomic_exchange_n(&newmwake.key, 1, __ATOMIC_ACQ_REL) == 2)
+		gmp_futex_wake_kernel(&newmwake.key, 1);
+}
+
 void newm(struct p *pp, bool spinning)
 {
 	lock(&newmlock);
@@ -215,10 +225,21 @@ void newm(struct p *pp, bool spinning)
 	mp->schedlink = newmhead;
 	newmhead = mp;
 	unlock(&newmlock);
-	/* Unlike notewakeup, tolerate a wake-up the template thread has not
-	 * consumed yet: it clears the note before it takes the list. */
-	if (__atomic_exchange_n(&newmwake.key, 1, __ATOMIC_ACQ_REL) == 2)
-		gmp_futex_wake_kernel(&newmwake.key, 1);
+	wake_template();
+}
+
+bool gmp_start_runtime_thread_later(void *(*fn)(void *), void (*done)(bool))
+{
+	lock(&newmlock);
+	bool free = spawnfn == NULL;
+	if (free) {
+		spawnfn = done;
+		spawnarg = fn;
+	}
+	unlock(&newmlock);
+	if (free)
+		wake_template();
+	return free;
 }
 
 static void *templatethread(void *arg)
@@ -233,6 +254,9 @@ static void *templatethread(void *arg)
 		lock(&newmlock);
 		struct m *list = newmhead;
 		newmhead = NULL;
+		void (*done)(bool) = spawnfn;
+		void *(*fn)(void *) = spawnarg;
+		spawnfn = NULL;
 		unlock(&newmlock);
 		gate_enter(SPAWNING);
 		while (list) {
@@ -241,6 +265,8 @@ static void *templatethread(void *arg)
 			mp->schedlink = NULL;
 			spawn(mp);
 		}
+		if (done)
+			done(gmp_start_runtime_thread(fn));
 		if (__atomic_and_fetch(&spawngate, ~SPAWNING, __ATOMIC_ACQ_REL) & FORKING)
 			gmp_futex_wake_kernel(&spawngate, 1);
 	}
@@ -292,6 +318,7 @@ void newm_fork(enum gmp_fork_phase phase)
 		/* Pending Ms were never started, and the template thread is gone. */
 		newmlock = (struct mutex){ 0 };
 		newmhead = NULL;
+		spawnfn = NULL;
 		newmwake = (struct note){ 0 };
 		gmp_start_templatethread();
 	}

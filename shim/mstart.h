@@ -19,6 +19,11 @@ void newm(struct p *pp, bool spinning);
 /* A runtime thread that is no M (sysmon, the template thread): an NPTL
  * thread with a small stack.  False if it could not be created. */
 bool gmp_start_runtime_thread(void *(*fn)(void *));
+/* The same, made by the template thread, for a caller that must not call
+ * into NPTL and malloc (sysmon: a malloc lock held by a G it would have to
+ * rescue).  done(started) runs there afterwards.  False if another such
+ * request is still pending (ask again later). */
+bool gmp_start_runtime_thread_later(void *(*fn)(void *), void (*done)(bool));
 void gmp_start_templatethread(void);
 void newm_fork(enum gmp_fork_phase phase);
 /* Before every runtime lock at a fork: waits for the template thread to

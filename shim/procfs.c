@@ -11,10 +11,11 @@
  * it holds no reference to the program's files, and then only ever opens
  * /proc files there.  It is an NPTL thread, so glibc's set*id broadcast
  * reaches it: it keeps the process's credentials, which /proc's access
- * checks use.  It is started by the first look of a thread that is no G
- * (sysmon, in practice), since a G cannot make an NPTL thread; looks made
- * before it is up, or where unshare is refused (seccomp profiles of
- * container runtimes, qemu-user), run on the caller as before. */
+ * checks use.  The first look asks the template thread to make it
+ * (sysmon must not call into NPTL, which mallocs: it may be the one to
+ * rescue a G holding a malloc lock); looks made before it is up, or where
+ * unshare is refused (seccomp profiles of container runtimes), run on the
+ * caller as before. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -54,7 +55,6 @@ static void *reader(void *unused)
 	bool ok = gmp_syscall(SYS_unshare, CLONE_FILES, 0, 0) == 0 &&
 		  gmp_syscall(SYS_close_range, 0, ~0u, 0) == 0;
 	__atomic_store_n(&rd.reader, ok ? READER_UP : READER_NO, __ATOMIC_RELEASE);
-	gmp_futex_wake_kernel(&rd.reader, 1);
 	if (!ok)
 		return NULL; /* a copied table goes with the thread */
 	for (;;) {
@@ -67,16 +67,11 @@ static void *reader(void *unused)
 	}
 }
 
-/* rd.lock held, by a thread that is no G. */
-static void start_reader(void)
+/* On the template thread. */
+static void reader_made(bool started)
 {
-	__atomic_store_n(&rd.reader, READER_STARTING, __ATOMIC_RELAXED);
-	if (!gmp_start_runtime_thread(reader)) {
+	if (!started)
 		__atomic_store_n(&rd.reader, READER_NO, __ATOMIC_RELEASE);
-		return;
-	}
-	while (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_STARTING)
-		gmp_futex_wait_kernel(&rd.reader, READER_STARTING, -1);
 }
 
 long gmp_procfs_run(long (*fn)(void *arg), void *arg)
@@ -86,11 +81,11 @@ long gmp_procfs_run(long (*fn)(void *arg), void *arg)
 		return fn(arg);
 	lock(&rd.lock);
 	__atomic_store_n(&rd.owner, self, __ATOMIC_RELAXED);
-	if (rd.reader == READER_NONE && getg() == NULL) {
+	if (rd.reader == READER_NONE) {
 		if (gmp_debug.noprocreader)
 			rd.reader = READER_NO;
-		else
-			start_reader();
+		else if (gmp_start_runtime_thread_later(reader, reader_made))
+			rd.reader = READER_STARTING;
 	}
 	long r;
 	if (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_UP) {

@@ -9,10 +9,9 @@
 
 /* Runs fn(arg) where the descriptors it opens come from a table of their
  * own: on the runtime's /proc reader, a thread that unshared its fd table
- * (started by the first call from a thread that is no G), or on the
- * calling thread where there is none (before it starts, where the kernel
- * or a sandbox refuses unshare, or when the caller is the one already
- * inside).  Returns fn's result.  Any thread but the reader; fn makes
+ * (the first call has it made), or on the calling thread where there is
+ * none (until it is up, where the kernel or a sandbox refuses unshare, or
+ * when the caller is the one already inside).  Returns fn's result.  Any thread but the reader; fn makes
  * system calls only. */
 long gmp_procfs_run(long (*fn)(void *arg), void *arg);
 /* Reads /proc/self/task/<tid>/<file> (tid 0: the reading thread's own,
