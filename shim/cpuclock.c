@@ -55,8 +55,7 @@ static int64_t ts_ns(const struct timespec *ts)
 	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
 }
 
-/* CPU time of the OS thread tid (0: the calling one). */
-static int64_t m_cputime(int tid)
+int64_t gmp_thread_cputime(int tid)
 {
 	clockid_t clk = tid ? (clockid_t)((~(unsigned)tid << 3) | 6) : CLOCK_THREAD_CPUTIME_ID;
 	struct timespec ts = { 0, 0 };
@@ -106,7 +105,7 @@ static void charge(struct m *mp, struct g *gp, int64_t wall)
 /* Ends mp's epoch: its rate from the kernel's CPU clock.  On mp. */
 static void close_epoch(struct m *mp, int64_t now)
 {
-	int64_t cpu = m_cputime(0);
+	int64_t cpu = gmp_thread_cputime(0);
 	int64_t wall = now - mp->wallstart - mp->wallpaused;
 	int64_t used = cpu - mp->cpustart;
 	uint32_t rate = RATE_ONE;
@@ -123,7 +122,7 @@ void gmp_cpuclock_in(struct m *mp)
 {
 	int64_t now = gmp_nanotime();
 	if (mp->cpustart == 0) {
-		mp->cpustart = m_cputime(0);
+		mp->cpustart = gmp_thread_cputime(0);
 		mp->wallstart = now;
 		mp->wallpaused = 0;
 	}

@@ -33,6 +33,9 @@ static inline void gmp_cpuclock_wake(struct m *mp, int64_t min_ns)
 		gmp_cpuclock_slept(mp, min_ns);
 }
 void gmp_cpuclock_exit(struct g *gp);
+/* The kernel's CPU time of OS thread tid of this process (0: the calling
+ * one), in ns: a system call. */
+int64_t gmp_thread_cputime(int tid);
 int gmp_cpuclock_id(struct g *gp, clockid_t *clk);
 bool gmp_cpuclock_ours(clockid_t clk);
 int gmp_cpuclock_read(clockid_t clk, struct timespec *ts);

@@ -157,7 +157,8 @@ enum mapkind gmp_mapkind(const void *addr)
 		int expect = fd;
 		__atomic_compare_exchange_n(&mapsfd, &expect, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 	}
-	return (enum mapkind)gmp_procfs_run(scan, (void *)addr);
+	long kind = gmp_procfs_run(scan, (void *)addr);
+	return (enum mapkind)(kind == -EAGAIN ? scan((void *)addr) : kind); /* a futex call cannot wait for it */
 }
 
 void mapkind_fork(enum gmp_fork_phase phase)

@@ -13,9 +13,11 @@
  * reaches it: it keeps the process's credentials, which /proc's access
  * checks use.  The first look asks the template thread to make it
  * (sysmon must not call into NPTL, which mallocs: it may be the one to
- * rescue a G holding a malloc lock); looks made before it is up, or where
- * unshare is refused (seccomp profiles of container runtimes), run on the
- * caller as before. */
+ * rescue a G holding a malloc lock).  Until it is up the looks wait
+ * (-EAGAIN: sysmon looks again at its next round), so that not even the
+ * first of them can meet a daemon's closing of every fd.  Where unshare is
+ * refused (seccomp profiles of container runtimes) they run on the caller,
+ * as before. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -29,24 +31,24 @@
 #include "procfs.h"
 #include "runtime.h"
 #include "sys.h"
+#include "timer.h"
 
 enum { READER_NONE, READER_STARTING, READER_UP, READER_NO };
 enum { TURN_IDLE, TURN_POSTED, TURN_DONE };
+#define READER_WAIT_NS 20000000LL
+
+/* Set on the thread making a look: a fault dump there looks itself. */
+static __thread int inlook;
 
 static struct {
 	struct mutex lock; /* one look at a time, and the reader's start */
-	int owner;         /* the thread holding lock: a fault dump there looks itself */
 	uint32_t reader;   /* READER_* */
 	uint32_t turn;     /* TURN_*: the caller posts, the reader answers */
+	int64_t asked;     /* when the template thread was asked for the reader */
 	long (*fn)(void *);
 	void *arg;
 	long result;
 } rd;
-
-static int gettid_raw(void)
-{
-	return (int)gmp_syscall(SYS_gettid, 0, 0, 0);
-}
 
 static void *reader(void *unused)
 {
@@ -74,21 +76,36 @@ static void reader_made(bool started)
 		__atomic_store_n(&rd.reader, READER_NO, __ATOMIC_RELEASE);
 }
 
+/* rd.lock held: whether looks must wait for the reader (-EAGAIN), and the
+ * first one asks for it.  One not up after READER_WAIT_NS is given up on
+ * for the moment: the template thread may be stuck (in a malloc lock held
+ * by a G only a look can rescue), and the looks go on without it. */
+static bool reader_pending(void)
+{
+	if (rd.reader == READER_NONE) {
+		if (gmp_debug.noprocreader) {
+			rd.reader = READER_NO;
+			return false;
+		}
+		if (!gmp_start_runtime_thread_later(reader, reader_made))
+			return true;
+		rd.asked = gmp_nanotime();
+		rd.reader = READER_STARTING;
+	}
+	return __atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_STARTING &&
+	       gmp_nanotime() - rd.asked < READER_WAIT_NS;
+}
+
 long gmp_procfs_run(long (*fn)(void *arg), void *arg)
 {
-	int self = gettid_raw();
-	if (__atomic_load_n(&rd.owner, __ATOMIC_RELAXED) == self)
+	if (inlook)
 		return fn(arg);
+	inlook = 1;
 	lock(&rd.lock);
-	__atomic_store_n(&rd.owner, self, __ATOMIC_RELAXED);
-	if (rd.reader == READER_NONE) {
-		if (gmp_debug.noprocreader)
-			rd.reader = READER_NO;
-		else if (gmp_start_runtime_thread_later(reader, reader_made))
-			rd.reader = READER_STARTING;
-	}
 	long r;
-	if (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_UP) {
+	if (reader_pending()) {
+		r = -EAGAIN;
+	} else if (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_UP) {
 		rd.fn = fn;
 		rd.arg = arg;
 		__atomic_store_n(&rd.turn, TURN_POSTED, __ATOMIC_RELEASE);
@@ -100,8 +117,8 @@ long gmp_procfs_run(long (*fn)(void *arg), void *arg)
 	} else {
 		r = fn(arg);
 	}
-	__atomic_store_n(&rd.owner, 0, __ATOMIC_RELAXED);
 	unlock(&rd.lock);
+	inlook = 0;
 	return r;
 }
 

@@ -47,6 +47,7 @@
 #include <sys/time.h>
 
 #include "compat/debug.h"
+#include "cpuclock.h"
 #include "preempt.h"
 #include "procfs.h"
 #include "rescue.h"
@@ -252,11 +253,25 @@ static enum probe look(int tid, long a[9])
 /* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
  * it is doing; if it sleeps in a call outside the runtime, takes its P
  * and hands it off. */
-enum probe gmp_rescue_probe(struct p *pp, bool take)
+/* Whether mp's thread was on a CPU for most of the time since sysmon's
+ * last look at it: one clock read, not three /proc calls.  A thread that
+ * ran that much is not asleep in a call worth rescuing yet. */
+static bool ran_since_last_look(struct m *mp, int64_t now)
+{
+	int64_t cpu = gmp_thread_cputime(mp->tid);
+	bool ran = mp->lookwall != 0 && cpu - mp->lookcpu >= (now - mp->lookwall) / 2;
+	mp->lookwall = now;
+	mp->lookcpu = cpu;
+	return ran;
+}
+
+enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 {
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
+	if (ran_since_last_look(mp, now) && !sure)
+		return PROBE_USER;
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
 	if (what != PROBE_BLOCKED || !take || gmp_pc_in_shim((uintptr_t)a[8]))

@@ -12,8 +12,10 @@ enum probe {
 };
 void gmp_rescue_fork(struct m *mp);
 /* sysmon, off any P: pp is P_RUNNING and has not scheduled for a tick.
- * take: hand the P off if its M sleeps in a call outside the runtime. */
-enum probe gmp_rescue_probe(struct p *pp, bool take);
+ * take: hand the P off if its M sleeps in a call outside the runtime.
+ * sure: the answer PROBE_USER must come from /proc (a preemption request
+ * depends on it), not from the thread's CPU clock. */
+enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now);
 /* sysmon: asks Ms running user code without the P they lost to come back
  * for one, once per time slice. */
 void gmp_rescue_stragglers(int64_t now);

@@ -70,9 +70,9 @@ static int retake(int64_t now)
 			/* No schedule for a whole tick: running user code, or
 			 * blocked in a call we never saw (rescue.c: its P is
 			 * taken without a signal).  Look at the M at most once per
-			 * ms (a few /proc reads): only an M in user mode is sent a
-			 * preemption request, so that no blocking call sees EINTR
-			 * from us. */
+			 * ms (its CPU clock, and a few /proc reads when that cannot
+			 * tell): only an M in user mode is sent a preemption
+			 * request, so that no blocking call sees EINTR from us. */
 			uint32_t t = load_acq(&pp->schedtick);
 			if (pd->schedtick != t) {
 				pd->schedtick = t;
@@ -96,7 +96,7 @@ static int retake(int64_t now)
 			bool take = !runqempty(pp) ||
 				    load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0 ||
 				    now - pd->schedwhen >= SYSCALL_RETAKE_NS;
-			enum probe what = gmp_rescue_probe(pp, take);
+			enum probe what = gmp_rescue_probe(pp, take, overdue, now);
 			if (what == PROBE_RESCUED)
 				n++;
 			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp))
