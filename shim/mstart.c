@@ -38,8 +38,10 @@
 
 static struct mutex newmlock;
 static struct m *newmhead;     /* Ms waiting for the template thread */
-static void (*spawnfn)(bool);  /* a runtime thread asked of it (gmp_start_runtime_thread_later) */
-static void *(*spawnarg)(void *);
+/* A runtime thread asked of it (gmp_start_runtime_thread_later): its body,
+ * and what to call once made. */
+static void *(*spawnbody)(void *);
+static void (*spawndone)(bool);
 static struct note newmwake;
 /* The spawn gate: the runtime never makes a thread while the program
  * forks.  The program does not see the runtime's threads being made, and
@@ -231,10 +233,10 @@ void newm(struct p *pp, bool spinning)
 bool gmp_start_runtime_thread_later(void *(*fn)(void *), void (*done)(bool))
 {
 	lock(&newmlock);
-	bool free = spawnfn == NULL;
+	bool free = spawndone == NULL;
 	if (free) {
-		spawnfn = done;
-		spawnarg = fn;
+		spawndone = done;
+		spawnbody = fn;
 	}
 	unlock(&newmlock);
 	if (free)
@@ -254,9 +256,9 @@ static void *templatethread(void *arg)
 		lock(&newmlock);
 		struct m *list = newmhead;
 		newmhead = NULL;
-		void (*done)(bool) = spawnfn;
-		void *(*fn)(void *) = spawnarg;
-		spawnfn = NULL;
+		void (*done)(bool) = spawndone;
+		void *(*body)(void *) = spawnbody;
+		spawndone = NULL;
 		unlock(&newmlock);
 		gate_enter(SPAWNING);
 		while (list) {
@@ -266,7 +268,7 @@ static void *templatethread(void *arg)
 			spawn(mp);
 		}
 		if (done)
-			done(gmp_start_runtime_thread(fn));
+			done(gmp_start_runtime_thread(body));
 		if (__atomic_and_fetch(&spawngate, ~SPAWNING, __ATOMIC_ACQ_REL) & FORKING)
 			gmp_futex_wake_kernel(&spawngate, 1);
 	}
@@ -318,7 +320,7 @@ void newm_fork(enum gmp_fork_phase phase)
 		/* Pending Ms were never started, and the template thread is gone. */
 		newmlock = (struct mutex){ 0 };
 		newmhead = NULL;
-		spawnfn = NULL;
+		spawndone = NULL;
 		newmwake = (struct note){ 0 };
 		gmp_start_templatethread();
 	}

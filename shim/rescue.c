@@ -250,9 +250,6 @@ static enum probe look(int tid, long a[9])
 	return PROBE_BLOCKED;
 }
 
-/* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
- * it is doing; if it sleeps in a call outside the runtime, takes its P
- * and hands it off. */
 /* Whether mp's thread was on a CPU for most of the time since sysmon's
  * last look at it: one clock read, not three /proc calls.  A thread that
  * ran that much is not asleep in a call worth rescuing yet. */
@@ -265,6 +262,9 @@ static bool ran_since_last_look(struct m *mp, int64_t now)
 	return ran;
 }
 
+/* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
+ * it is doing; if it sleeps in a call outside the runtime, takes its P
+ * and hands it off. */
 enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 {
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
