@@ -106,7 +106,12 @@ void acquirep(struct m *mp, struct p *pp)
 	mp->p = pp;
 	pp->m = mp;
 	__atomic_store_n(&pp->status, P_RUNNING, __ATOMIC_RELEASE);
-	/* sysmon sleeps while every P is idle; a busy P needs watching. */
+	/* sysmon sleeps while every P is idle; a busy P needs watching.  The
+	 * other half of sysmon_idle's Dekker pair: npidle's decrement must
+	 * be visible before sysmonwait is read, which a release and a later
+	 * acquire do not promise (C11: only a full fence, or seq_cst on both
+	 * sides, does). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(load_acq(&sched.sysmonwait), 0))
 		gmp_sysmon_wake();
 }

@@ -137,6 +137,7 @@ static void sysmon_idle(void)
 {
 	noteclear(&sched.sysmonnote);
 	__atomic_store_n(&sched.sysmonwait, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* against acquirep's */
 	/* A wake-up deferred by a signal handler before the flag was up
 	 * would find nobody to wake: look for one after raising it. */
 	if (__atomic_load_n(&sched.npidle, __ATOMIC_SEQ_CST) != (uint32_t)sched.gomaxprocs ||
