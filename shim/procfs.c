@@ -76,21 +76,22 @@ static void reader_made(bool started)
 		__atomic_store_n(&rd.reader, READER_NO, __ATOMIC_RELEASE);
 }
 
-/* rd.lock held: whether looks must wait for the reader (-EAGAIN), and the
- * first one asks for it.  One not up after READER_WAIT_NS is given up on
- * for the moment: the template thread may be stuck (in a malloc lock held
- * by a G only a look can rescue), and the looks go on without it. */
-static bool reader_pending(void)
+/* rd.lock held: whether looks must wait for the reader (-EAGAIN); *ask:
+ * the caller is to ask for it once it has let rd.lock go (the template
+ * thread's lock comes before ours at a fork).  One not up after
+ * READER_WAIT_NS is given up on for the moment: the template thread may be
+ * stuck (in a malloc lock held by a G only a look can rescue), and the
+ * looks go on without it. */
+static bool reader_pending(bool *ask)
 {
 	if (rd.reader == READER_NONE) {
 		if (gmp_debug.noprocreader) {
 			rd.reader = READER_NO;
 			return false;
 		}
-		if (!gmp_start_runtime_thread_later(reader, reader_made))
-			return true;
 		rd.asked = gmp_nanotime();
-		rd.reader = READER_STARTING;
+		__atomic_store_n(&rd.reader, READER_STARTING, __ATOMIC_RELEASE);
+		*ask = true;
 	}
 	return __atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_STARTING &&
 	       gmp_nanotime() - rd.asked < READER_WAIT_NS;
@@ -103,7 +104,8 @@ long gmp_procfs_run(long (*fn)(void *arg), void *arg)
 	inlook = 1;
 	lock(&rd.lock);
 	long r;
-	if (reader_pending()) {
+	bool ask = false;
+	if (reader_pending(&ask)) {
 		r = -EAGAIN;
 	} else if (__atomic_load_n(&rd.reader, __ATOMIC_ACQUIRE) == READER_UP) {
 		rd.fn = fn;
@@ -119,6 +121,10 @@ long gmp_procfs_run(long (*fn)(void *arg), void *arg)
 	}
 	unlock(&rd.lock);
 	inlook = 0;
+	uint32_t starting = READER_STARTING;
+	if (ask && !gmp_start_runtime_thread_later(reader, reader_made))
+		__atomic_compare_exchange_n(&rd.reader, &starting, READER_NONE, 0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_RELAXED); /* another request was pending: ask again later */
 	return r;
 }
 
@@ -165,7 +171,10 @@ long gmp_procfs_read_task(int tid, const char *file, char *buf, size_t size)
 
 int gmp_procfs_threads(void)
 {
-	return __atomic_load_n(&rd.reader, __ATOMIC_RELAXED) == READER_UP;
+	/* From the request on: the thread is in /proc/self/task before it
+	 * says it is up, and a count must never fall short of the kernel's. */
+	uint32_t state = __atomic_load_n(&rd.reader, __ATOMIC_RELAXED);
+	return state == READER_STARTING || state == READER_UP;
 }
 
 void procfs_fork(enum gmp_fork_phase phase)

@@ -19,7 +19,8 @@ long gmp_procfs_run(long (*fn)(void *arg), void *arg);
  * /proc/thread-self) into buf, NUL-terminated, through gmp_procfs_run: its
  * length, or -errno. */
 long gmp_procfs_read_task(int tid, const char *file, char *buf, size_t size);
-/* Whether the reader is up: one more OS thread of the runtime's. */
+/* Whether the reader is up or being made: one more OS thread of the
+ * runtime's. */
 int gmp_procfs_threads(void);
 void procfs_fork(enum gmp_fork_phase phase);
 
