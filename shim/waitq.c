@@ -88,6 +88,20 @@ static void grow(struct semroot *root)
 		gmp_syscall(SYS_munmap, old, sizeof(struct g *) << osh, 0);
 }
 
+/* nw becomes the head of old's queue: old's place in its hash chain and
+ * the queue's tail pass to nw.  old's own chain fields are left as they
+ * were. */
+static void take_head_place(struct g *old, struct g *nw)
+{
+	nw->waitprev = NULL;
+	nw->waittail = old->waittail;
+	nw->waitnext = old->waitnext;
+	nw->waitpprev = old->waitpprev;
+	if (nw->waitnext)
+		nw->waitnext->waitpprev = &nw->waitnext;
+	*nw->waitpprev = nw;
+}
+
 /* A realtime waiter goes before the first waiter of a lower priority
  * (rtprio.c; FIFO among equals), as the kernel's futex queues order them:
  * every wake-up then takes the highest first.  SCHED_OTHER waiters
@@ -105,14 +119,7 @@ static void insert_by_prio(struct g *head, struct g *gp)
 		w->waitprev = gp;
 		return;
 	}
-	/* gp becomes the head: it takes head's place in the chain. */
-	gp->waitprev = NULL;
-	gp->waittail = head->waittail;
-	gp->waitnext = head->waitnext;
-	gp->waitpprev = head->waitpprev;
-	if (gp->waitnext)
-		gp->waitnext->waitpprev = &gp->waitnext;
-	*gp->waitpprev = gp;
+	take_head_place(head, gp);
 	head->waitprev = gp;
 	head->waitnext = NULL;
 	head->waitpprev = NULL;
@@ -145,13 +152,7 @@ void waitq_remove(struct semroot *root, struct g *gp)
 	if (gp->waitprev == NULL) {
 		/* The head: the next waiter takes its place in the chain. */
 		if (next) {
-			next->waitprev = NULL;
-			next->waittail = gp->waittail;
-			next->waitnext = gp->waitnext;
-			next->waitpprev = gp->waitpprev;
-			if (next->waitnext)
-				next->waitnext->waitpprev = &next->waitnext;
-			*next->waitpprev = next;
+			take_head_place(gp, next);
 		} else {
 			*gp->waitpprev = gp->waitnext;
 			if (gp->waitnext)
