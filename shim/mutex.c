@@ -61,20 +61,17 @@ int gmp_mutex_trylock(uint32_t *w)
 
 static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g *const *owner);
 
-int gmp_mutex_lock(uint32_t *w, int64_t deadline)
-{
-	gmp_preempt_point();
-	if (cas(w, 0, LOCKED))
-		return 0;
-	return lock_slow(w, deadline, 0, NULL);
-}
-
 int gmp_mutex_lock_pi(uint32_t *w, struct g *const *owner, int64_t deadline)
 {
 	gmp_preempt_point();
 	if (cas(w, 0, LOCKED))
 		return 0;
 	return lock_slow(w, deadline, 0, owner);
+}
+
+int gmp_mutex_lock(uint32_t *w, int64_t deadline)
+{
+	return gmp_mutex_lock_pi(w, NULL, deadline);
 }
 
 /* A condvar waiter moved onto this mutex's queue (sema.c: wait morphing)
