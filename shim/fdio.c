@@ -194,7 +194,7 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 			tsp = &ts;
 		}
 		long r = gmp_syscall_intr(SYS_epoll_pwait2, epfd, (long)ev, max, (long)tsp, 0, 8);
-		if (gmp_kernelwait_end() && r == -EINTR)
+		if (gmp_kernelwait_end(wake) && r == -EINTR)
 			break;
 		if (r == -ENOSYS) {
 			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);

@@ -20,17 +20,19 @@ void exitsyscall(void);
  * held. */
 void handoffp(struct p *pp);
 /* A wait in the kernel that would otherwise park on the netpoller
- * (epoll_wait on the program's epoll fd): when the G's P has nothing else
- * to run and few Ms wait so already, enters the syscall and gives the P
- * up at once (proc.go: entersyscallblock), so that the M sleeps in the
- * program's own wait as a native thread does, with no probe and no
+ * (epoll_wait on the program's epoll fd): unless 8 Ms wait so already or
+ * the kernel refuses the runtime threads, enters the syscall and gives
+ * the P up at once (proc.go: entersyscallblock), so that the M sleeps in
+ * the program's own wait as a native thread does, with no probe and no
  * netpoller round trip.  True: make the call, waking by *wake (the given
- * up P's next timer, ns monotonic, -1: none) at the latest, then call
- * gmp_kernelwait_end.  False: nothing entered, park instead. */
+ * up P's next timer if this M is to watch it, ns monotonic, -1: none) at
+ * the latest, then call gmp_kernelwait_end.  False: nothing entered, park
+ * instead. */
 bool gmp_kernelwait_begin(int64_t *wake);
-/* True if the wait was asked back (gmp_kernelwait_recall): the G parks
- * for the rest of it instead. */
-bool gmp_kernelwait_end(void);
+/* After the call, with the *wake gmp_kernelwait_begin gave.  True if
+ * the wait was asked back (gmp_kernelwait_recall): the G parks for the
+ * rest of it instead. */
+bool gmp_kernelwait_end(int64_t wake);
 /* Work is left with no M to run it (the kernel refused the runtime a
  * thread): asks one M in a kernel wait back into the scheduler, with the
  * runtime's signal.  Any context. */
