@@ -272,6 +272,16 @@ void gmp_kernelwait_timers(void)
 	gosched();
 }
 
+bool gmp_sys_own_tcb(long nr, const long a[6])
+{
+	void *tcb;
+	struct g *gp = getg();
+	if (!gmp_arch_syscall_sets_tcb(nr, a, &tcb) || gp == NULL || gp->m == NULL || tcb != gp->m->curfs)
+		return false;
+	gmp_arch_setfs(tcb);
+	return true;
+}
+
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	bool entered = entersyscall();

@@ -46,6 +46,11 @@ void gmp_kernelwait_timers(void);
  * exitsyscall.  Returns the kernel's result (-errno on failure). */
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+/* A system call that points the thread register at the G's own TCB (a
+ * program writing back its FS base on x86_64, as some language runtimes
+ * do) is the runtime's own switch, made here without the kernel where the
+ * CPU allows.  False: not such a call, nothing done. */
+bool gmp_sys_own_tcb(long nr, const long a[6]);
 #define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 /* m->pstolen: sysmon taking the P of an M asleep in a call the shim never
