@@ -185,15 +185,9 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 	int64_t wake;
 	while (deadline != 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED) && gmp_kernelwait_begin(&wake)) {
 		int64_t until = wake >= 0 && (deadline < 0 || wake < deadline) ? wake : deadline;
-		struct timespec ts, *tsp = NULL;
-		if (until >= 0) {
-			int64_t d = until - gmp_nanotime();
-			if (d < 0)
-				d = 0;
-			ts = (struct timespec){ d / 1000000000LL, d % 1000000000LL };
-			tsp = &ts;
-		}
-		long r = gmp_syscall_intr(SYS_epoll_pwait2, epfd, (long)ev, max, (long)tsp, 0, 8);
+		struct timespec ts;
+		long r = gmp_syscall_intr(SYS_epoll_pwait2, epfd, (long)ev, max, (long)gmp_deadline_timeout(until, &ts),
+					  0, 8);
 		if (gmp_kernelwait_end(wake) && r == -EINTR)
 			break;
 		if (r == -ENOSYS) {

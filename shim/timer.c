@@ -48,6 +48,17 @@ int64_t gmp_deadline_left(int64_t d)
 	return d - gmp_nanotime();
 }
 
+struct timespec *gmp_deadline_timeout(int64_t d, struct timespec *ts)
+{
+	if (d < 0)
+		return NULL;
+	int64_t ns = gmp_deadline_left(d);
+	if (ns < 0)
+		ns = 0;
+	*ts = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
+	return ts;
+}
+
 static int64_t key(const struct gmp_timer *t)
 {
 	return t->when & ~GMP_DEADLINE_REALTIME;
