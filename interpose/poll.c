@@ -182,7 +182,7 @@ static long do_epoll(int epfd, struct epoll_event *ev, int max, int64_t deadline
 {
 	if (mask == NULL && max > 0 && getg() != NULL && gmp_pd_lookup(epfd)) {
 		gmp_getp();
-		return gmp_fd_wait_ready(epfd, epoll_probe, &(struct epoll_args){ epfd, ev, max }, deadline);
+		return gmp_fd_epoll_wait(epfd, ev, max, deadline, epoll_probe, &(struct epoll_args){ epfd, ev, max });
 	}
 	if (mask == NULL) {
 		if (ts)

@@ -277,14 +277,7 @@ static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct t
 		info = &own;
 	int64_t deadline = ts ? gmp_nanotime() + ts->tv_sec * 1000000000LL + ts->tv_nsec : -1;
 	for (;;) {
-		struct timespec left, *tsp = NULL;
-		if (deadline >= 0) {
-			int64_t ns = deadline - gmp_nanotime();
-			if (ns < 0)
-				ns = 0;
-			left = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
-			tsp = &left;
-		}
+		struct timespec left, *tsp = gmp_deadline_timeout(deadline, &left);
 		long r;
 		if (curg() == NULL) {
 			r = gmp_syscall6(SYS_rt_sigtimedwait, (long)set, (long)info, (long)tsp, 8, 0, 0);

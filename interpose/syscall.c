@@ -1,9 +1,10 @@
 /* syscall(2).  futex, futex_waitv and the futex2 calls get the kernel's
  * semantics with Gs parked where the word allows, and robust lists are
- * kept per thread (shim/futex.h); every other number goes to the kernel
- * between entersyscall and exitsyscall, since any of them may block
- * (read, nanosleep, io_uring_enter, wait4, ...) and a call that returns
- * at once costs only the two CASes. */
+ * kept per thread (shim/futex.h); a program writing back its FS base
+ * switches it as the runtime does (shim/syscall.h); every other number
+ * goes to the kernel between entersyscall and exitsyscall, since any of
+ * them may block (read, nanosleep, io_uring_enter, wait4, ...) and a call
+ * that returns at once costs only the two CASes. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -65,5 +66,7 @@ GMP_EXPORT long syscall(long number, ...)
 		 * behind in a syscall for it. */
 		return gmp_ret(gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	}
+	if (gmp_sys_own_tcb(number, a))
+		return 0;
 	return gmp_ret(gmp_blocking_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 }

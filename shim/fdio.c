@@ -178,6 +178,31 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 	}
 }
 
+static uint32_t nopwait2; /* the kernel lacks epoll_pwait2 */
+
+long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*probe)(void *), void *arg)
+{
+	int64_t wake;
+	while (deadline != 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED) && gmp_kernelwait_begin(&wake)) {
+		int64_t until = wake >= 0 && (deadline < 0 || wake < deadline) ? wake : deadline;
+		struct timespec ts;
+		long r = gmp_syscall_intr(SYS_epoll_pwait2, epfd, (long)ev, max, (long)gmp_deadline_timeout(until, &ts),
+					  0, 8);
+		if (gmp_kernelwait_end(wake) && r == -EINTR)
+			break;
+		if (r == -ENOSYS) {
+			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		if (r != 0 || until == deadline)
+			return r;
+		/* A timer of the P given up is due: its G runs, then this one
+		 * waits again. */
+		gmp_kernelwait_timers();
+	}
+	return gmp_fd_wait_ready(epfd, probe, arg, deadline);
+}
+
 /* A call between two fds (splice, tee) as if both were blocking: on
  * EAGAIN, wait for whichever end is not ready, input first. */
 long gmp_fd_syscall2(int in, int out, long nr, const long a[6])

@@ -42,6 +42,7 @@ static void for_all(enum gmp_fork_phase phase)
 	robust_fork(phase);
 	timers_fork(phase);
 	sched_fork(phase);
+	kernelwait_fork(phase);
 	registry_fork(phase);
 	newm_fork(phase);
 	sigwake_fork(phase);

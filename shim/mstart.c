@@ -32,6 +32,7 @@
 #include "runtime.h"
 #include "stack.h"
 #include "sys.h"
+#include "syscall.h"
 #include "timer.h"
 
 #define PAGE 4096
@@ -159,6 +160,7 @@ static void *mstart(void *arg)
  * sets it to 0 once it runs, so that nothing can fork), or when memory or
  * pids run out.  Under the template thread's newmlock. */
 static struct m *unspawned;
+static uint32_t spawnfailing; /* the last thread asked for could not be made */
 
 /* The thread for mp could not be made: its P goes back (its queued Gs to
  * the global queue, for the Ms there are), the runtime runs on with the Ms
@@ -179,6 +181,8 @@ static void spawn_failed(struct m *mp, int err)
 		pidleput(pp);
 		unlock(&sched.lock);
 	}
+	/* Ms waiting in the program's own calls could be all there is. */
+	gmp_kernelwait_recall();
 	if (mp->spinning) {
 		mp->spinning = false;
 		__atomic_sub_fetch(&sched.nmspinning, 1, __ATOMIC_ACQ_REL);
@@ -201,6 +205,7 @@ static void spawn(struct m *mp)
 	pthread_t t;
 	int err = os_thread_create(&t, &attr, mstart, mp);
 	pthread_attr_destroy(&attr);
+	__atomic_store_n(&spawnfailing, err != 0, __ATOMIC_RELAXED);
 	if (err != 0)
 		spawn_failed(mp, err);
 }
@@ -228,6 +233,11 @@ void newm(struct p *pp, bool spinning)
 	newmhead = mp;
 	unlock(&newmlock);
 	wake_template();
+}
+
+bool gmp_newm_failing(void)
+{
+	return __atomic_load_n(&spawnfailing, __ATOMIC_RELAXED) != 0;
 }
 
 bool gmp_start_runtime_thread_later(void *(*fn)(void *), void (*done)(bool))

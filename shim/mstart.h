@@ -16,6 +16,8 @@ struct m *allocm(void);
  * Any context: a caller that cannot create threads (a signal handler, an
  * M with a G's locks) has the template thread do it. */
 void newm(struct p *pp, bool spinning);
+/* Whether the kernel refused the last M a thread (RLIMIT_NPROC, pids). */
+bool gmp_newm_failing(void);
 /* A runtime thread that is no M (sysmon, the template thread): an NPTL
  * thread with a small stack.  False if it could not be created. */
 bool gmp_start_runtime_thread(void *(*fn)(void *));

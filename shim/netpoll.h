@@ -128,6 +128,10 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len);
  * (poll of that fd, epoll_wait on it), returns non-zero or deadline
  * (monotonic ns, -1 none, 0 probe once) passes. */
 long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline);
+/* epoll_wait (ev, max) until deadline on the program's epoll fd epfd:
+ * in the kernel as natively, its P given up, when gmp_kernelwait_begin
+ * allows (syscall.h), else as gmp_fd_wait_ready with probe. */
+long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*probe)(void *), void *arg);
 
 /* poll/ppoll without a signal mask, and select/pselect without one
  * (shim/pollselect.c), as the kernel runs them but parking the G while

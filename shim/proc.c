@@ -273,7 +273,7 @@ bool stopm(struct m *mp, int64_t deadline)
 /* --- readying and parking --- */
 
 /* Makes gp runnable on mp's P (or globally if mp holds none), to run next. */
-static void ready_on(struct m *mp, struct g *gp)
+static void ready_on(struct m *mp, struct g *gp, bool wake)
 {
 	if (__builtin_expect(gp->flags & G_FOREIGN, 0)) {
 		gmp_foreign_ready(gp); /* it blocks its own thread: no run queue */
@@ -293,7 +293,8 @@ static void ready_on(struct m *mp, struct g *gp)
 		globrunqput(gp);
 		unlock(&sched.lock);
 	}
-	wakep();
+	if (wake)
+		wakep();
 }
 
 void goready(struct g *gp)
@@ -306,7 +307,7 @@ void goready(struct g *gp)
 		injectglist(gp);
 		return;
 	}
-	ready_on(self->m, gp);
+	ready_on(self->m, gp, true);
 }
 
 /* Puts a list of Gs readied off-P (timers) on the global queue and starts
@@ -506,6 +507,7 @@ static struct g *stealwork(struct m *mp, struct p *pp)
 }
 
 static void run_timers(struct m *mp);
+static void ready_list(struct m *mp, struct g *list, bool runsnext);
 static void checktimers(struct m *mp);
 
 /* Runs the first G the poller readied here and queues the rest. */
@@ -575,7 +577,7 @@ top:
 	{
 		struct g *list = gmp_timers_collect_all(pp, gmp_nanotime(), 0);
 		if (list) {
-			gmp_ready_list(mp, list);
+			ready_list(mp, list, true);
 			goto top;
 		}
 	}
@@ -636,13 +638,17 @@ top:
 		injectglist(list);
 		run_timers(mp);
 	}
-	if (!stopm(mp, gmp_timers_next())) {
-		/* Woke for a timer with no P: take one if any is idle. */
-		if (!acquireidlep(mp)) {
-			run_timers(mp); /* every P is busy: queue the Gs globally */
-			if (!stopm(mp, -1))
-				gmp_throw("stopm: woke without a P");
-		}
+	int64_t until = gmp_timers_watch(gmp_timers_next());
+	bool gotp = stopm(mp, until);
+	gmp_timers_unwatch(until);
+	if (!gotp) {
+		/* Woke for a timer with no P: take one if any is idle, and run
+		 * every P's due timers from here rather than as a spinning M,
+		 * whose find would wake yet another M (resetspinning). */
+		bool havep = acquireidlep(mp);
+		ready_list(mp, gmp_timers_collect_all(NULL, gmp_nanotime(), 0), true);
+		if (!havep && !stopm(mp, -1)) /* every P is busy: the Gs went to the global queue */
+			gmp_throw("stopm: woke without a P");
 	}
 	goto top;
 }
@@ -783,10 +789,13 @@ void gmp_bootstrap_m0(struct m *m0, struct g *gp)
 
 void gmp_ready_on(struct m *mp, struct g *gp)
 {
-	ready_on(mp, gp);
+	ready_on(mp, gp, true);
 }
 
-void gmp_ready_list(struct m *mp, struct g *list)
+/* gmp_ready_list; findrunnable, which looks at its P's queue next and
+ * so runs the last G queued (runnext) itself, passes runsnext to spare
+ * waking another M for it. */
+static void ready_list(struct m *mp, struct g *list, bool runsnext)
 {
 	if (mp && mp->curg)
 		gmp_checkp(mp);
@@ -798,8 +807,13 @@ void gmp_ready_list(struct m *mp, struct g *list)
 		struct g *gp = list;
 		list = gp->schedlink;
 		gp->schedlink = NULL;
-		ready_on(mp, gp);
+		ready_on(mp, gp, !runsnext || list != NULL);
 	}
+}
+
+void gmp_ready_list(struct m *mp, struct g *list)
+{
+	ready_list(mp, list, false);
 }
 
 void sched_fork(enum gmp_fork_phase phase)

@@ -16,14 +16,17 @@
 #include "cpuclock.h"
 #include "globrunq.h"
 #include "lock.h"
+#include "mstart.h"
 #include "netpoll.h"
 #include "preempt.h"
 #include "proc.h"
 #include "rtprio.h"
+#include "rtsig.h"
 #include "runq.h"
 #include "runtime.h"
 #include "sys.h"
 #include "syscall.h"
+#include "timer.h"
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
@@ -168,6 +171,117 @@ void handoffp(struct p *pp)
 	unlock(&sched.lock);
 }
 
+/* How many Ms may sit in a kernel wait at once.  Each is a kernel thread
+ * that the netpoller would have spared: an event loop per thread (memcached
+ * -t 4 has five) keeps NPTL's cost, a program with thousands of waiting
+ * threads keeps the M:N bound beyond the first few. */
+#define KERNEL_WAITS_MAX 8
+static int32_t nkernelwaits;
+
+/* Gives up the P that entersyscall left in P_SYSCALL unless sysmon
+ * already did (proc.go: entersyscallblock's handoffp): an M for the work
+ * queued on it, else the idle list, where wakep finds it for work readied
+ * later (handoffp's extra spinning M would only cost a wake-up). */
+static void handoff_for_wait(struct p *pp)
+{
+	uint32_t want = P_SYSCALL;
+	if (!__atomic_compare_exchange_n(&pp->status, &want, P_IDLE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	pp->syscalltick++;
+	lock(&sched.lock);
+	/* As handoffp: the last P going idle while Gs wait on the netpoller
+	 * and nobody polls needs an M that will. */
+	bool work = !runqempty(pp) || sched.runqsize != 0 ||
+		    (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs - 1 && gmp_netpoll_waiters() > 0 &&
+		     load_acq(&sched.lastpoll) != 0);
+	if (!work)
+		pidleput(pp);
+	unlock(&sched.lock);
+	if (work)
+		startm(pp, false);
+}
+
+bool gmp_kernelwait_begin(int64_t *wake)
+{
+	struct g *gp = getg();
+	if (gp == NULL || gp->m == NULL)
+		return false;
+	struct p *pp = gmp_getp();
+	if (pp == NULL || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
+		return false;
+	/* Once the kernel refused the runtime a thread (haproxy sets
+	 * RLIMIT_NPROC to 0 when it runs), no M may leave the scheduler for
+	 * a wait of the program's: nobody could replace it.  Work queued or
+	 * a netpoller in need does not make the G park instead: parked, an
+	 * event loop is found only by the netpoller, which every idle M then
+	 * polls without blocking (0.2-0.9 extra calls a request measured);
+	 * handing the P and its work to another M costs one wake-up. */
+	if (gmp_newm_failing())
+		return false;
+	if (__atomic_add_fetch(&nkernelwaits, 1, __ATOMIC_ACQ_REL) > KERNEL_WAITS_MAX) {
+		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+		return false;
+	}
+	/* An idle P's timers are run by the M that watches them (stopm's):
+	 * for the P given up here that may be this M. */
+	*wake = gmp_timers_watch(gmp_timers_next_p(pp));
+	if (!entersyscall()) {
+		gmp_timers_unwatch(*wake);
+		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+		return false;
+	}
+	__atomic_store_n(&gp->m->kwait, 1, __ATOMIC_RELEASE);
+	handoff_for_wait(gp->m->oldp);
+	return true;
+}
+
+bool gmp_kernelwait_end(int64_t wake)
+{
+	bool recalled = __atomic_exchange_n(&getg()->m->kwait, 0, __ATOMIC_ACQ_REL) == 2;
+	gmp_timers_unwatch(wake);
+	exitsyscall();
+	__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+	return recalled;
+}
+
+void gmp_kernelwait_recall(void)
+{
+	if (__atomic_load_n(&nkernelwaits, __ATOMIC_ACQUIRE) == 0)
+		return;
+	for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink) {
+		uint32_t one = 1;
+		if (__atomic_compare_exchange_n(&mp->kwait, &one, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			gmp_sigsend(mp, SIGREQ_PREEMPT);
+			return;
+		}
+	}
+}
+
+void kernelwait_fork(enum gmp_fork_phase phase)
+{
+	if (phase == FORK_CHILD)
+		nkernelwaits = 0; /* the Ms that waited are gone */
+}
+
+void gmp_kernelwait_timers(void)
+{
+	struct g *list = gmp_timers_collect_all(NULL, gmp_nanotime(), 0);
+	if (list == NULL)
+		return;
+	gmp_ready_list(getg()->m, list);
+	gosched();
+}
+
+bool gmp_sys_own_tcb(long nr, const long a[6])
+{
+	void *tcb;
+	struct g *gp = getg();
+	if (!gmp_arch_syscall_sets_tcb(nr, a, &tcb) || gp == NULL || gp->m == NULL || tcb != gp->m->curfs)
+		return false;
+	gmp_arch_setfs(tcb);
+	return true;
+}
+
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
 	bool entered = entersyscall();
@@ -221,7 +335,9 @@ long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long
 		} else {
 			r = gmp_syscall6(nr, a1, a2, a3, a4, a5, a6);
 		}
-		if (r != -EINTR || gp == NULL || gp->nhandled != handled) {
+		/* The runtime's signal asking a kernel wait back ends it. */
+		if (r != -EINTR || gp == NULL || gp->nhandled != handled ||
+		    __atomic_load_n(&gp->m->kwait, __ATOMIC_ACQUIRE) == 2) {
 			if (gp) {
 				__atomic_store_n(&gp->sigcall, false, __ATOMIC_RELEASE);
 				gp->sigcallnr = outernr;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "fork.h"
 #include "runtime.h"
 
 /* On a G holding its P: the P stays in P_SYSCALL for the M to take back,
@@ -18,10 +19,38 @@ void exitsyscall(void);
  * an M to run its work, a spinning M, or the idle list.  sched.lock not
  * held. */
 void handoffp(struct p *pp);
+/* A wait in the kernel that would otherwise park on the netpoller
+ * (epoll_wait on the program's epoll fd): unless 8 Ms wait so already or
+ * the kernel refuses the runtime threads, enters the syscall and gives
+ * the P up at once (proc.go: entersyscallblock), so that the M sleeps in
+ * the program's own wait as a native thread does, with no probe and no
+ * netpoller round trip.  True: make the call, waking by *wake (the given
+ * up P's next timer if this M is to watch it, ns monotonic, -1: none) at
+ * the latest, then call gmp_kernelwait_end.  False: nothing entered, park
+ * instead. */
+bool gmp_kernelwait_begin(int64_t *wake);
+/* After the call, with the *wake gmp_kernelwait_begin gave.  True if
+ * the wait was asked back (gmp_kernelwait_recall): the G parks for the
+ * rest of it instead. */
+bool gmp_kernelwait_end(int64_t wake);
+/* Work is left with no M to run it (the kernel refused the runtime a
+ * thread): asks one M in a kernel wait back into the scheduler, with the
+ * runtime's signal.  Any context. */
+void gmp_kernelwait_recall(void);
+void kernelwait_fork(enum gmp_fork_phase phase);
+/* After a kernel wait that ended at *wake: runs the due timers' Gs (of
+ * every P: the one given up may be another M's now) before this G waits
+ * again. */
+void gmp_kernelwait_timers(void);
 /* A raw system call that may block, made between entersyscall and
  * exitsyscall.  Returns the kernel's result (-errno on failure). */
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
 long gmp_syscall_intr(long nr, long a1, long a2, long a3, long a4, long a5, long a6);
+/* A system call that points the thread register at the G's own TCB (a
+ * program writing back its FS base on x86_64, as some language runtimes
+ * do) is the runtime's own switch, made here without the kernel where the
+ * CPU allows.  False: not such a call, nothing done. */
+bool gmp_sys_own_tcb(long nr, const long a[6]);
 #define gmp_blocking_syscall(n, a, b, c) gmp_blocking_syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 
 /* m->pstolen: sysmon taking the P of an M asleep in a call the shim never

@@ -5,7 +5,8 @@
  *     and hands it to another M, so a blocked G never stalls its queue;
  *   - preempts a G that has run past its time slice (preempt.c);
  *   - polls the network if nobody has for 10 ms;
- *   - sleeps for good while every P is idle (acquirep wakes it);
+ *   - backs off to 10 ms while every P is idle, and sleeps for good once
+ *     none has moved for 50 ms (acquirep wakes it);
  *   - performs the wake-ups signal handlers deferred (sigwake.c), which
  *     also cut its sleep short.
  * It runs no G and calls no interposed function: raw syscalls only. */
@@ -41,6 +42,11 @@
 #define SYSMON_MAX_NS 10000000LL
 #define SYSCALL_RETAKE_NS 10000000LL /* retake even with nothing queued */
 #define FORCE_POLL_NS 10000000LL
+/* Every P idle at each look, and none scheduled in between, for this
+ * long: sysmon sleeps until acquirep wakes it.  Not at the first idle
+ * look: a server idle between requests would pay that wake-up and the
+ * sleep, two system calls, at each request. */
+#define SYSMON_QUIET_NS 50000000LL
 /* Free Gs whose stack pages one round gives back (~3 us each here): a
  * round stays short while sysmon also has Ps to watch. */
 #define SCAVENGE_BATCH 256
@@ -159,13 +165,8 @@ void gmp_sysmon_wake(void)
 
 /* A P running a G runs its own timers at its next schedule, and an idle
  * P's are run by the M that sleeps until them; give them that long
- * before taking over.  A P held in a syscall has nobody. */
+ * before taking over. */
 #define TIMER_SLACK_NS 1000000LL
-
-static int64_t timer_slack(struct p *pp)
-{
-	return load_acq(&pp->status) == P_SYSCALL ? 0 : TIMER_SLACK_NS;
-}
 
 /* When sysmon should look at the timers next: the earliest deadline,
  * plus the slack its P gets (-1: none). */
@@ -173,10 +174,10 @@ static int64_t timers_watch_until(void)
 {
 	int64_t next = -1;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
-		int64_t w = gmp_timers_next_p(&allp[i]);
-		if (w < 0)
+		int64_t w = gmp_timers_next_p(&allp[i]), s = gmp_timers_slack(&allp[i], TIMER_SLACK_NS);
+		if (w < 0 || s < 0)
 			continue;
-		w += timer_slack(&allp[i]);
+		w += s;
 		if (next < 0 || w < next)
 			next = w;
 	}
@@ -195,23 +196,36 @@ static int run_timers(int64_t now)
 	return 1;
 }
 
+/* A count that moves whenever a P schedules or makes a syscall. */
+static uint64_t ps_moves(void)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		n += load_acq(&allp[i].schedtick) + (uint64_t)load_acq(&allp[i].syscalltick);
+	return n;
+}
+
 static void *sysmon(void *arg)
 {
 	(void)arg;
 	/* Signals meant for the program's threads must not land here. */
 	gmp_block_signals();
 	int idle = 0;
-	int64_t delay = SYSMON_MIN_NS;
+	int64_t delay = SYSMON_MIN_NS, look = gmp_nanotime(), quiet = 0;
+	uint64_t moves = 0;
+	bool allidle = false; /* at the last look */
 	for (;;) {
 		if (idle == 0)
 			delay = SYSMON_MIN_NS;
-		else if (idle > 50)
+		else if (idle > 50 || allidle)
 			delay *= 2;
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
 		/* Preemption finds a G past its slice only when sysmon looks: a
-		 * slice shorter than the backed-off sleep would not be kept. */
-		if (gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
+		 * slice shorter than the backed-off sleep would not be kept.
+		 * With no G running at the last look, the first slice after it
+		 * may run longer, as after Go's sysmon's 10 ms sleeps. */
+		if (!allidle && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
 		/* Be there when a timer may need us, in case its P is held. */
 		int64_t sleep = delay, next = timers_watch_until();
@@ -222,20 +236,23 @@ static void *sysmon(void *arg)
 		}
 		gmp_sigwake_sleep(sleep);
 		gmp_sigwake_drain();
-		if (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs) {
+		int64_t now = gmp_nanotime();
+		allidle = load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs;
+		uint64_t moved = ps_moves();
+		quiet = allidle && moved == moves ? quiet + (now - look) : 0;
+		moves = moved;
+		look = now;
+		if (quiet >= SYSMON_QUIET_NS) {
 			/* A program gone idle after a burst of threads gets
 			 * their stack pages back before sysmon sleeps. */
 			while (gfree_scavenge(SCAVENGE_BATCH) > 0)
 				;
-			/* Back to the backed-off pace, as Go's sysmon after its
-			 * sleep: a server woken by each request would otherwise
-			 * poll every 20us all the time, for nothing.  A retake
-			 * brings the fast pace back. */
 			sysmon_idle();
 			gmp_sigwake_drain();
+			quiet = 0;
+			look = gmp_nanotime();
 			continue;
 		}
-		int64_t now = gmp_nanotime();
 		int64_t last = load_acq(&sched.lastpoll);
 		if (gmp_netpoll_waiters() > 0 && last != 0 && last + FORCE_POLL_NS < now &&
 		    __atomic_compare_exchange_n(&sched.lastpoll, &last, now, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {

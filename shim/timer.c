@@ -19,6 +19,7 @@
 #include "lock.h"
 #include "netpoll.h"
 #include "proc.h"
+#include "runq.h"
 #include "runtime.h"
 #include "sema.h"
 #include "syscall.h"
@@ -45,6 +46,17 @@ int64_t gmp_deadline_left(int64_t d)
 	if (gmp_deadline_is_realtime(d))
 		return (d & ~GMP_DEADLINE_REALTIME) - gmp_realtime();
 	return d - gmp_nanotime();
+}
+
+struct timespec *gmp_deadline_timeout(int64_t d, struct timespec *ts)
+{
+	if (d < 0)
+		return NULL;
+	int64_t ns = gmp_deadline_left(d);
+	if (ns < 0)
+		ns = 0;
+	*ts = (struct timespec){ ns / 1000000000LL, ns % 1000000000LL };
+	return ts;
 }
 
 static int64_t key(const struct gmp_timer *t)
@@ -153,8 +165,12 @@ void gmp_timer_add(struct gmp_timer *t)
 	if (rt)
 		__atomic_add_fetch(&nrealtime, 1, __ATOMIC_ACQ_REL);
 	/* Idle Ms sleep until the earliest timer they saw; one that sleeps
-	 * past this one must look again (proc.go: wakeNetPoller). */
-	if (first) {
+	 * past this one must look again (proc.go: wakeNetPoller).  Not when
+	 * the timer is this M's own P's and it has nothing else queued: its
+	 * G is about to park, and the M, going idle, sleeps until it (a G
+	 * run instead, stolen, leaves it to sysmon's timer watch).  A wake-up
+	 * each time a G sleeps cost two system calls. */
+	if (first && (pp != mp->p || !runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_ACQUIRE) != 0)) {
 		wakep();
 		gmp_netpoll_wake_before(rt ? gmp_nanotime() + gmp_deadline_left(t->when) : t->when);
 	}
@@ -286,9 +302,10 @@ struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack)
 	struct g *list = NULL;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
 		struct p *pp = &allp[i];
-		/* A P in a syscall runs none of its timers itself: no slack. */
-		int64_t s = __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE) == P_SYSCALL ? 0 : slack;
-		if (pp == skip || !gmp_timers_due(pp, now, s))
+		if (pp == skip)
+			continue;
+		int64_t s = gmp_timers_slack(pp, slack);
+		if (s < 0 || !gmp_timers_due(pp, now, s))
 			continue;
 		struct g *l = gmp_timers_collect(pp, now);
 		while (l) {
@@ -299,6 +316,41 @@ struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack)
 		}
 	}
 	return list;
+}
+
+static int64_t watch; /* the watching M's deadline; 0: none */
+
+int64_t gmp_timers_slack(struct p *pp, int64_t slack)
+{
+	if (slack > 0 && gmp_timers_watched(gmp_timers_next_p(pp)))
+		return -1;
+	uint32_t status = __atomic_load_n(&pp->status, __ATOMIC_ACQUIRE);
+	return status == P_SYSCALL || status == P_IDLE ? 0 : slack;
+}
+
+int64_t gmp_timers_watch(int64_t next)
+{
+	int64_t cur = __atomic_load_n(&watch, __ATOMIC_ACQUIRE);
+	do {
+		if (next < 0 || (cur != 0 && cur <= next))
+			return -1;
+	} while (!__atomic_compare_exchange_n(&watch, &cur, next, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+	return next;
+}
+
+/* Unless an M with an earlier deadline took the watch over.  One woken
+ * early (handed a P) leaves the timer unwatched: sysmon runs it then
+ * (gmp_timers_slack), as Go's sysmon starts an M for one overdue. */
+void gmp_timers_unwatch(int64_t until)
+{
+	if (until >= 0)
+		__atomic_compare_exchange_n(&watch, &until, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+bool gmp_timers_watched(int64_t when)
+{
+	int64_t cur = __atomic_load_n(&watch, __ATOMIC_ACQUIRE);
+	return cur != 0 && cur <= when;
 }
 
 void timers_fork(enum gmp_fork_phase phase)
@@ -324,4 +376,6 @@ void timers_fork(enum gmp_fork_phase phase)
 	}
 	if (phase == FORK_CHILD)
 		nrealtime = 0;
+	if (phase == FORK_CHILD)
+		watch = 0; /* its M is gone */
 }

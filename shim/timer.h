@@ -56,6 +56,9 @@ static inline int64_t gmp_coarsetime(void)
 int64_t gmp_realtime(void);
 /* ns from now until deadline d (>= 0); <= 0 once it has passed. */
 int64_t gmp_deadline_left(int64_t d);
+/* The relative timeout a system call takes for deadline d: NULL for none
+ * (d < 0), else ts filled with the time left, 0 once it has passed. */
+struct timespec *gmp_deadline_timeout(int64_t d, struct timespec *ts);
 
 enum { TIMER_IDLE = 0, TIMER_QUEUED = 1, TIMER_FIRING = 2 };
 
@@ -98,9 +101,22 @@ bool gmp_timers_due(struct p *pp, int64_t now, int64_t slack);
  * linked through schedlink (any context: takes only runtime locks). */
 struct g *gmp_timers_collect(struct p *pp, int64_t now);
 /* The same for every P except skip (NULL: all), only Ps whose earliest
- * timer is at least slack ns overdue (any overdue one for a P held in a
- * syscall, which runs none itself). */
+ * timer is overdue by gmp_timers_slack(pp, slack). */
 struct g *gmp_timers_collect_all(struct p *skip, int64_t now, int64_t slack);
+/* One idle M at a time sleeps until the next timer (proc.go has its
+ * netpoller M do it): with each sleeping until the earliest, a timer woke
+ * every idle M.  An M about to sleep, next being the earliest deadline it
+ * must see to: returns next if it is to watch (then gmp_timers_unwatch
+ * after the sleep), -1 if an M watches for one as early already. */
+int64_t gmp_timers_watch(int64_t next);
+void gmp_timers_unwatch(int64_t until);
+/* Whether an M sleeps until when or earlier to run the timers due. */
+bool gmp_timers_watched(int64_t when);
+/* How overdue pp's timers may get before sysmon runs them (slack > 0)
+ * or a spinning M (0): slack, none for a P held in a syscall (it runs
+ * none itself) or an idle one; -1 (leave them) if slack > 0 and an idle
+ * M sleeps until them (gmp_timers_watch). */
+int64_t gmp_timers_slack(struct p *pp, int64_t slack);
 /* Queued realtime timers over all Ps: while there are any, an idle M
  * watches for clock changes in the poller (netpoll.c). */
 int32_t gmp_timers_realtime(void);

@@ -34,6 +34,9 @@ long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, lo
  * costs a system call the scheduler calls it only when the next G differs
  * from the last one). */
 void gmp_arch_setfs(void *tcb);
+/* Whether system call nr with arguments a points the thread register at a
+ * TCB (x86_64: arch_prctl(ARCH_SET_FS)), and at which (*tcb). */
+bool gmp_arch_syscall_sets_tcb(long nr, const long a[6], void **tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
 void gmp_arch_signal_regs(void *uc, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);

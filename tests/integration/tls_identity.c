@@ -8,6 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef __x86_64__
+#include <asm/prctl.h>
+#endif
 
 #include "check.h"
 
@@ -112,6 +117,16 @@ static void *worker(void *arg)
 		switch (r % 4) {
 		case 0:
 			sched_yield();
+#ifdef __x86_64__
+			/* A program that writes its own FS base back (as some
+			 * language runtimes do) stays on its own TLS. */
+			if (r % 8 == 0) {
+				unsigned long fs = 0;
+				if (syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) != 0 || fs == 0 ||
+				    syscall(SYS_arch_prctl, ARCH_SET_FS, fs) != 0)
+					fail("arch_prctl: reading or writing back the FS base failed", id, r);
+			}
+#endif
 			break;
 		case 1:
 			pthread_mutex_lock(&mu);

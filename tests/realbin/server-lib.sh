@@ -65,15 +65,18 @@ start_server() {
   return 1
 }
 
-# server_runs_as_gs WHAT NATIVE_MIN [FOREIGN]: asked of the running server
-# itself at a moment it has all its threads.  Natively it has at least
+# server_runs_as_gs WHAT NATIVE_MIN [FOREIGN [LOOPS]]: asked of the running
+# server itself at a moment it has all its threads.  Natively it has at least
 # NATIVE_MIN kernel threads.  In the shim run (GMP_TEST_MODE=shim, whatever
 # the launcher did) libgmpshim.so must be mapped in it, and its kernel
 # threads must fit what tests/integration/check.h allows: GOMAXPROCS + 6,
-# plus FOREIGN threads a library made behind pthread_create's back.  Prints
-# one line on stdout, the same in both modes when it holds; returns 1 if not.
+# plus FOREIGN threads a library made behind pthread_create's back, plus
+# LOOPS event-loop threads, each of which may wait in its own epoll_wait in
+# the kernel on an M of its own, as natively (at most 8: docs/design.md,
+# Event loops).  Prints one line on stdout, the same in both modes when it
+# holds; returns 1 if not.
 server_runs_as_gs() {
-  local what=$1 min=$2 foreign=${3:-0} kt procs
+  local what=$1 min=$2 foreign=$(( ${3:-0} + ${4:-0} )) kt procs
   kt=$(ls "/proc/$server/task" | wc -l)
   if [ "${GMP_TEST_MODE-}" = shim ]; then
     procs=${GMP_MAXPROCS:-${GOMAXPROCS:-$(nproc)}}

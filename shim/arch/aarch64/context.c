@@ -58,6 +58,15 @@ void gmp_arch_setfs(void *tcb)
 	__asm__ volatile("msr tpidr_el0, %0" ::"r"((uintptr_t)tcb + gmp_arch_pthread_size) : "memory");
 }
 
+/* TPIDR_EL0 is written with msr, never by a system call. */
+bool gmp_arch_syscall_sets_tcb(long nr, const long a[6], void **tcb)
+{
+	(void)nr;
+	(void)a;
+	(void)tcb;
+	return false;
+}
+
 /* Where a signal interrupted the thread. */
 void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 {

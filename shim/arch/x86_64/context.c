@@ -66,6 +66,14 @@ void gmp_arch_setfs(void *tcb)
 		__builtin_trap();
 }
 
+bool gmp_arch_syscall_sets_tcb(long nr, const long a[6], void **tcb)
+{
+	if (nr != SYS_arch_prctl || a[0] != ARCH_SET_FS)
+		return false;
+	*tcb = (void *)a[1];
+	return true;
+}
+
 /* Where a signal interrupted the thread. */
 void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 {
