@@ -196,7 +196,7 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 		}
 		if (r != 0 || until == deadline)
 			return r;
-		/* A timer of the P given up is due: its G runs, then this one
+		/* The timer this M watched is due: its G runs, then this one
 		 * waits again. */
 		gmp_kernelwait_timers();
 	}

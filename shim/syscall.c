@@ -222,9 +222,10 @@ bool gmp_kernelwait_begin(int64_t *wake)
 		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
 		return false;
 	}
-	/* An idle P's timers are run by the M that watches them (stopm's):
-	 * for the P given up here that may be this M. */
-	*wake = gmp_timers_watch(gmp_timers_next_p(pp));
+	/* Idle Ps' timers are run by the M that watches them: whichever M
+	 * goes to sleep while nobody watches the earliest, this one too
+	 * (the P it gives up may hold it). */
+	*wake = gmp_timers_watch(gmp_timers_next());
 	if (!entersyscall()) {
 		gmp_timers_unwatch(*wake);
 		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);

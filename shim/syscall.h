@@ -24,8 +24,8 @@ void handoffp(struct p *pp);
  * the kernel refuses the runtime threads, enters the syscall and gives
  * the P up at once (proc.go: entersyscallblock), so that the M sleeps in
  * the program's own wait as a native thread does, with no probe and no
- * netpoller round trip.  True: make the call, waking by *wake (the given
- * up P's next timer if this M is to watch it, ns monotonic, -1: none) at
+ * netpoller round trip.  True: make the call, waking by *wake (the
+ * earliest timer if this M is to watch it, ns monotonic, -1: none) at
  * the latest, then call gmp_kernelwait_end.  False: nothing entered, park
  * instead. */
 bool gmp_kernelwait_begin(int64_t *wake);
