@@ -137,15 +137,15 @@ void exitsyscall(void)
 }
 
 /* Finds a home for a P whose M is gone into the kernel (proc.go:
- * handoffp): an M to run its work, or a spinning M if nobody is looking
- * for work, or the idle list. */
-void handoffp(struct p *pp)
+ * handoffp): an M to run its work, or, with spinner, a spinning M if
+ * nobody is looking for work, or the idle list. */
+static void handoff(struct p *pp, bool spinner)
 {
 	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued()) {
 		startm(pp, false);
 		return;
 	}
-	if (load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0) {
+	if (spinner && load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0) {
 		uint32_t zero = 0;
 		if (__atomic_compare_exchange_n(&sched.nmspinning, &zero, 1, 0, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
@@ -171,6 +171,11 @@ void handoffp(struct p *pp)
 	unlock(&sched.lock);
 }
 
+void handoffp(struct p *pp)
+{
+	handoff(pp, true);
+}
+
 /* How many Ms may sit in a kernel wait at once.  Each is a kernel thread
  * that the netpoller would have spared: an event loop per thread (memcached
  * -t 4 has five) keeps NPTL's cost, a program with thousands of waiting
@@ -179,26 +184,16 @@ void handoffp(struct p *pp)
 static int32_t nkernelwaits;
 
 /* Gives up the P that entersyscall left in P_SYSCALL unless sysmon
- * already did (proc.go: entersyscallblock's handoffp): an M for the work
- * queued on it, else the idle list, where wakep finds it for work readied
- * later (handoffp's extra spinning M would only cost a wake-up). */
+ * already did (proc.go: entersyscallblock's handoffp), without handoffp's
+ * extra spinning M: the idle list, where wakep finds it for work readied
+ * later, costs no wake-up. */
 static void handoff_for_wait(struct p *pp)
 {
 	uint32_t want = P_SYSCALL;
 	if (!__atomic_compare_exchange_n(&pp->status, &want, P_IDLE, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;
 	pp->syscalltick++;
-	lock(&sched.lock);
-	/* As handoffp: the last P going idle while Gs wait on the netpoller
-	 * and nobody polls needs an M that will. */
-	bool work = !runqempty(pp) || sched.runqsize != 0 ||
-		    (load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs - 1 && gmp_netpoll_waiters() > 0 &&
-		     load_acq(&sched.lastpoll) != 0);
-	if (!work)
-		pidleput(pp);
-	unlock(&sched.lock);
-	if (work)
-		startm(pp, false);
+	handoff(pp, false);
 }
 
 bool gmp_kernelwait_begin(int64_t *wake)
