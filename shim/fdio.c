@@ -178,12 +178,10 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 	}
 }
 
-static uint32_t nopwait2; /* the kernel lacks epoll_pwait2 */
-
 long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*probe)(void *), void *arg)
 {
 	int64_t wake;
-	while (deadline != 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED) && gmp_kernelwait_begin(&wake)) {
+	while (deadline != 0 && !__atomic_load_n(&gmp_nopwait2, __ATOMIC_RELAXED) && gmp_kernelwait_begin(&wake)) {
 		int64_t until = wake >= 0 && (deadline < 0 || wake < deadline) ? wake : deadline;
 		struct timespec ts;
 		long r = gmp_syscall_intr(SYS_epoll_pwait2, epfd, (long)ev, max, (long)gmp_deadline_timeout(until, &ts),
@@ -191,7 +189,7 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 		if (gmp_kernelwait_end(wake) && r == -EINTR)
 			break;
 		if (r == -ENOSYS) {
-			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&gmp_nopwait2, 1, __ATOMIC_RELAXED);
 			break;
 		}
 		if (r != 0 || until == deadline)

@@ -31,7 +31,7 @@ static int64_t polluntil;         /* when the blocked poller wakes; 0: none bloc
 static uint32_t breakpending;     /* a break is on its way, atomic */
 static int clockfd = -1;          /* a timerfd that becomes readable when CLOCK_REALTIME is set */
 static uint32_t clockwatch;       /* someone has a realtime deadline: keep clockfd; atomic */
-static uint32_t nopwait2;         /* the kernel lacks epoll_pwait2 */
+uint32_t gmp_nopwait2;
 
 static long sys(long nr, long a, long b, long c, long d)
 {
@@ -292,12 +292,12 @@ struct g *gmp_netpoll(int64_t delay)
 	struct epoll_event evs[128];
 	int ep = __atomic_load_n(&epfd, __ATOMIC_ACQUIRE);
 	long n = -ENOSYS;
-	if (delay > 0 && !__atomic_load_n(&nopwait2, __ATOMIC_RELAXED)) {
+	if (delay > 0 && !__atomic_load_n(&gmp_nopwait2, __ATOMIC_RELAXED)) {
 		/* ns resolution: a timer due in 100 us must not sleep 1 ms. */
 		struct timespec ts = { delay / 1000000000LL, delay % 1000000000LL };
 		n = gmp_syscall6(SYS_epoll_pwait2, ep, (long)evs, 128, (long)&ts, 0, 8);
 		if (n == -ENOSYS)
-			__atomic_store_n(&nopwait2, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&gmp_nopwait2, 1, __ATOMIC_RELAXED);
 	}
 	if (n == -ENOSYS) {
 		int ms;

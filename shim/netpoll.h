@@ -132,6 +132,9 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
  * in the kernel as natively, its P given up, when gmp_kernelwait_begin
  * allows (syscall.h), else as gmp_fd_wait_ready with probe. */
 long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*probe)(void *), void *arg);
+/* Set (atomic) once the kernel answered epoll_pwait2 with ENOSYS: the
+ * netpoller and kernel waits fall back without asking again. */
+extern uint32_t gmp_nopwait2;
 
 /* poll/ppoll without a signal mask, and select/pselect without one
  * (shim/pollselect.c), as the kernel runs them but parking the G while
