@@ -33,7 +33,8 @@
 #include "textmap.h"
 #include "timer.h"
 
-int64_t gmp_timeslice_ns = 2000000;
+int64_t gmp_timeslice_ns = 500000;
+int64_t gmp_wakeslice_ns = 500000 / 4;
 bool gmp_asyncpreemptoff;
 
 /* sysmon: the G on pp has run past its slice.  Mark it, and unless async

@@ -71,6 +71,7 @@
 #include "lock.h"
 #include "mstart.h"
 #include "netpoll.h"
+#include "preempt.h"
 #include "proc.h"
 #include "runq.h"
 #include "rtprio.h"
@@ -272,6 +273,21 @@ bool stopm(struct m *mp, int64_t deadline)
 
 /* --- readying and parking --- */
 
+/* gp, about to be queued, was waiting for something, not preempted.  The
+ * kernel would let a thread it wakes preempt a running one soon; here, if
+ * no P is idle, it may wait for a whole slice behind Gs that never block
+ * (threads that busy-wait for each other), so sysmon cuts the slices of
+ * the running Gs short while it waits (sysmon.c, wake-up preemption).
+ * count: the queuing M's P's wokeput, or sched.wokeput under sched.lock. */
+void gmp_markwoke(struct g *gp, uint32_t *count)
+{
+	if (load_acq(&sched.npidle) != 0 || gmp_wakeslice_ns == 0)
+		return;
+	gp->woke = true;
+	__atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
+	gmp_sysmon_hurry();
+}
+
 /* Makes gp runnable on mp's P (or globally if mp holds none), to run next. */
 static void ready_on(struct m *mp, struct g *gp, bool wake)
 {
@@ -287,9 +303,11 @@ static void ready_on(struct m *mp, struct g *gp, bool wake)
 		return;
 	}
 	if (mp->p) {
+		gmp_markwoke(gp, &mp->p->wokeput);
 		runqput(mp->p, gp, true);
 	} else {
 		lock(&sched.lock);
+		gmp_markwoke(gp, &sched.wokeput);
 		globrunqput(gp);
 		unlock(&sched.lock);
 	}
@@ -339,6 +357,8 @@ void injectglist(struct g *all)
 	if (n == 0)
 		return;
 	lock(&sched.lock);
+	for (struct g *gp = list; gp; gp = gp->schedlink)
+		gmp_markwoke(gp, &sched.wokeput);
 	globrunqputbatch(list, tail, n);
 	unlock(&sched.lock);
 	for (int i = 0; i < n && load_acq(&sched.npidle) > 0; i++)
@@ -690,6 +710,10 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	gp->preempt = 0;
 	casgstatus(gp, G_RUNNABLE, G_RUNNING);
 	mp->p->ctr.switches++;
+	if (gp->woke) {
+		gp->woke = false;
+		__atomic_store_n(&mp->p->wokeget, mp->p->wokeget + 1, __ATOMIC_RELEASE);
+	}
 	if (!inherit)
 		__atomic_store_n(&mp->p->schedtick, mp->p->schedtick + 1, __ATOMIC_RELEASE);
 	/* The one FS write of a switch, skipped when the same G resumes. */
@@ -848,8 +872,10 @@ void sched_fork(enum gmp_fork_phase phase)
 	mp->spinning = false;
 	mp->nextp = NULL;
 	mp->oldp = NULL;
+	sched.wokeput = 0; /* the Gs it counted are gone */
 	for (int i = sched.gomaxprocs - 1; i >= 0; i--) {
 		struct p *pp = &allp[i];
+		pp->wokeput = pp->wokeget = 0;
 		pp->runqhead = pp->runqtail = 0;
 		pp->runnext = NULL;
 		if (pp == mp->p)

@@ -45,6 +45,10 @@ void gmp_ready_list(struct m *mp, struct g *list);
 /* Gs readied off-P (timers, the poller): the global queue, and Ms for the
  * idle Ps.  sched.lock not held. */
 void injectglist(struct g *list);
+/* gp, woken from a wait, is about to be queued by the caller: counted for
+ * sysmon's wake-up preemption if no P is idle.  count: the caller's P's
+ * wokeput (the P's owner), or sched.wokeput with sched.lock held. */
+void gmp_markwoke(struct g *gp, uint32_t *count);
 
 /* On a G holding a P (entries into the shim take it back first). */
 void mcall(void (*fn)(struct g *, void *), void *arg);

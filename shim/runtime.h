@@ -141,6 +141,7 @@ struct g {
 	uint32_t shimhandlers;    /* the program's handlers running on top of the shim's code */
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
+	bool woke;                /* readied from a wait while no P was idle, not run since (sysmon.c) */
 	uint32_t preemptoff;      /* inside ld.so's loader, which holds its lock across the program's
 	                           * constructors: not asynchronously preempted there (preempt.h), */
 	int64_t preemptoffsince;  /* for two slices from the first request refused there */
@@ -239,6 +240,10 @@ struct p {
 
 	struct ptimers timers;    /* timed parks of Gs that ran here (timer.c) */
 	struct gmp_pcounters ctr; /* written by the owner only (counters.h) */
+	/* Gs readied here from a wait while no P was idle, and such Gs run
+	 * here: sysmon's wake-up preemption counts those still queued.
+	 * Written by the owner only. */
+	uint32_t wokeput, wokeget;
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
@@ -317,7 +322,9 @@ struct sched {
 	/* Guards the global free Gs (gfree.c). */
 	struct mutex gflock;
 
+	uint32_t wokeput;         /* as a P's wokeput, for Gs readied onto the global queue; under lock */
 	uint32_t sysmonwait;      /* sysmon sleeps on sysmonnote: every P idle */
+	uint32_t sysmonslow;      /* sysmon's next look is over a wake slice away: a waker hurries it */
 	struct note sysmonnote;
 	int64_t lastpoll;         /* last netpoll (ns), 0 while an M blocks in it; atomic */
 

@@ -36,9 +36,14 @@ void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr)
 			w->next = head;
 		while (!__atomic_compare_exchange_n(&deferred, &head, w, 1, __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
 	}
+	gmp_sigwake_kick();
+	gmp_sysmon_wake(); /* sysmon may be asleep because every P is idle */
+}
+
+void gmp_sigwake_kick(void)
+{
 	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
 		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
-	gmp_sysmon_wake(); /* sysmon may be asleep because every P is idle */
 }
 
 /* The G a handler asked to interrupt (the main thread, for a forwarded
@@ -48,8 +53,7 @@ static struct g *to_interrupt;
 void gmp_sigwake_interrupt(struct g *gp)
 {
 	__atomic_store_n(&to_interrupt, gp, __ATOMIC_SEQ_CST);
-	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
-		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+	gmp_sigwake_kick();
 	gmp_sysmon_wake();
 }
 

@@ -25,7 +25,10 @@ void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr);
 /* Asks sysmon to interrupt gp's wait for a signal now pending on it
  * (gmp_sig_parked), from a signal handler. */
 void gmp_sigwake_interrupt(struct g *gp);
-/* Waits until a wake-up is deferred or ns pass; on sysmon. */
+/* Ends sysmon's gmp_sigwake_sleep now (one system call unless a kick is
+ * already pending); async-signal-safe. */
+void gmp_sigwake_kick(void);
+/* Waits until a wake-up is deferred, a kick comes or ns pass; on sysmon. */
 void gmp_sigwake_sleep(int64_t ns);
 /* Whether a wake-up was deferred since the last drain (sysmon, before it
  * sleeps for good). */

@@ -34,6 +34,7 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(steals);
 	F(globtakes);
 	F(preempts);
+	F(wakepreempts);
 	F(handoffs);
 	F(netpollwakes);
 	for (int i = 0; i < GMP_NWAITREASON; i++) {
@@ -68,6 +69,7 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.syscall_handoffs = c.handoffs,
 		.netpoll_wakeups = c.netpollwakes,
 		.os_threads = (uint64_t)gmp_os_threads(),
+		.wake_preemptions = c.wakepreempts,
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -113,6 +115,7 @@ static void print_stats(void)
 	line(&ob, "steals", c.steals);
 	line(&ob, "global queue takes", c.globtakes);
 	line(&ob, "preemptions", c.preempts);
+	line(&ob, "  asked for woken", c.wakepreempts);
 	line(&ob, "syscall hand-offs", c.handoffs);
 	line(&ob, "netpoll wake-ups", c.netpollwakes);
 	ob_str(&ob, "  parks / unparks by wait reason:\n");

@@ -97,8 +97,10 @@ static void exitsyscall0(struct g *gp, void *arg)
 	gp->m = NULL;
 	lock(&sched.lock);
 	struct p *pp = pidleget();
-	if (pp == NULL)
+	if (pp == NULL) {
+		gmp_markwoke(gp, &sched.wokeput);
 		globrunqput(gp);
+	}
 	unlock(&sched.lock);
 	if (pp) {
 		acquirep(mp, pp);

@@ -64,8 +64,47 @@ struct sysmontick {
 
 static struct sysmontick *ticks;
 
-/* Retakes Ps blocked in syscalls; returns how many. */
-static int retake(int64_t now)
+/* Wake-up preemption.  A G readied from a wait while every P was busy
+ * (an event loop back from epoll_wait, a thread another one woke) would
+ * wait for the running Gs' slices to end, up to GMP_TIMESLICE and the
+ * sysmon sleep that notices it; where threads busy-wait for each other
+ * (redis's I/O threads) every round of their hand-offs paid that.  The
+ * kernel lets a waking thread preempt a running one at once.  Here, while
+ * such Gs wait, a running G's slice is a wake slice (an eighth), one
+ * preemption per waiting G, and gmp_markwoke hurries a sysmon that sleeps
+ * longer than that.  Gs that were preempted themselves are not counted: Gs
+ * that only compute keep their whole slices among themselves.
+ *
+ * How many woken Gs are queued and have not run yet (racy: a hint). */
+static int woken_waiting(void)
+{
+	uint32_t n = load_acq(&sched.wokeput);
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		n += load_acq(&allp[i].wokeput) - load_acq(&allp[i].wokeget);
+	return (int32_t)n > 0 ? (int)(int32_t)n : 0;
+}
+
+/* Whether any G waits in a run queue (racy: a hint). */
+static bool gs_queued(void)
+{
+	if (load_acq(&sched.runqsize) > 0 || load_acq(&sched.rtrunqsize) > 0)
+		return true;
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		if (!runqempty(&allp[i]))
+			return true;
+	return false;
+}
+
+void gmp_sysmon_hurry(void)
+{
+	if (__atomic_load_n(&sched.sysmonslow, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&sched.sysmonslow, 0, __ATOMIC_ACQ_REL))
+		gmp_sigwake_kick();
+}
+
+/* Retakes Ps blocked in syscalls, returns how many; preempts Gs past their
+ * slice, cut short for up to woken of them. */
+static int retake(int64_t now, int woken, bool queued)
 {
 	int n = 0;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
@@ -75,10 +114,11 @@ static int retake(int64_t now)
 		if (status == P_RUNNING) {
 			/* No schedule for a whole tick: running user code, or
 			 * blocked in a call we never saw (rescue.c: its P is
-			 * taken without a signal).  Look at the M at most once per
-			 * ms (its CPU clock, and a few /proc reads when that cannot
-			 * tell): only an M in user mode is sent a preemption
-			 * request, so that no blocking call sees EINTR from us. */
+			 * taken without a signal).  Look at the M (its CPU clock,
+			 * and a few /proc reads when that cannot tell) once its
+			 * slice is up, else at most once per ms: only an M in
+			 * user mode is sent a preemption request, so that no
+			 * blocking call sees EINTR from us. */
 			uint32_t t = load_acq(&pp->schedtick);
 			if (pd->schedtick != t) {
 				pd->schedtick = t;
@@ -86,14 +126,22 @@ static int retake(int64_t now)
 				pd->probewhen = 0;
 				continue;
 			}
-			if (now - pd->probewhen < PROBE_EVERY_NS)
+			/* A G alone is preempted only if somebody asked (a
+			 * realtime G; an asynchronous cancel, which may have
+			 * found it queued, its mark since cleared by execute):
+			 * else it would only be resumed. */
+			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
+			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
+			int64_t ran = now - pd->schedwhen;
+			bool asked = gp && (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) ||
+					    __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED));
+			bool overdue = gmp_timeslice_ns > 0 && (queued || asked) &&
+				       ran >= (woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns);
+			if (!overdue && now - pd->probewhen < PROBE_EVERY_NS)
 				continue;
-			bool overdue = gmp_timeslice_ns > 0 && now - pd->schedwhen >= gmp_timeslice_ns;
 			pd->probewhen = now;
 			/* A deliver request merged into another instance of the
 			 * runtime's signal is asked for again. */
-			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
-			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
 			if (gp && gmp_sig_deliverable(gp))
 				gmp_sigsend(mp, SIGREQ_DELIVER);
 			/* As for a P in a syscall (below): nothing queued behind
@@ -105,8 +153,13 @@ static int retake(int64_t now)
 			enum probe what = gmp_rescue_probe(pp, take, overdue, now);
 			if (what == PROBE_RESCUED)
 				n++;
-			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp))
+			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp)) {
 				preemptone(pp);
+				if (ran < gmp_timeslice_ns) {
+					woken--;
+					GMP_CTR_NOP_ADD(wakepreempts, 1);
+				}
+			}
 			continue;
 		}
 		if (status != P_SYSCALL)
@@ -210,7 +263,8 @@ static void *sysmon(void *arg)
 	(void)arg;
 	/* Signals meant for the program's threads must not land here. */
 	gmp_block_signals();
-	int idle = 0;
+	int idle = 0, woken = 0;
+	bool queued = false; /* Gs waited in a run queue at the last look */
 	int64_t delay = SYSMON_MIN_NS, look = gmp_nanotime(), quiet = 0;
 	uint64_t moves = 0;
 	bool allidle = false; /* at the last look */
@@ -227,6 +281,13 @@ static void *sysmon(void *arg)
 		 * may run longer, as after Go's sysmon's 10 ms sleeps. */
 		if (!allidle && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
+		/* While Gs wait for a P, look often enough that a slice ends
+		 * within a quarter of its length (a G's slice is counted from
+		 * the look that saw it start). */
+		if (woken > 0 && delay > gmp_wakeslice_ns)
+			delay = gmp_wakeslice_ns;
+		else if (queued && delay > gmp_timeslice_ns / 4)
+			delay = gmp_timeslice_ns / 4;
 		/* Be there when a timer may need us, in case its P is held. */
 		int64_t sleep = delay, next = timers_watch_until();
 		if (next >= 0) {
@@ -234,7 +295,11 @@ static void *sysmon(void *arg)
 			if (until < sleep)
 				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
 		}
+		/* A lost race with a waker costs it one such sleep at most. */
+		__atomic_store_n(&sched.sysmonslow, gmp_wakeslice_ns > 0 && sleep > gmp_wakeslice_ns,
+				 __ATOMIC_RELEASE);
 		gmp_sigwake_sleep(sleep);
+		__atomic_store_n(&sched.sysmonslow, 0, __ATOMIC_RELAXED);
 		gmp_sigwake_drain();
 		int64_t now = gmp_nanotime();
 		allidle = load_acq(&sched.npidle) == (uint32_t)sched.gomaxprocs;
@@ -265,7 +330,9 @@ static void *sysmon(void *arg)
 		}
 		int worked = run_timers(now);
 		gfree_scavenge(SCAVENGE_BATCH);
-		if (retake(now) + worked > 0)
+		woken = woken_waiting();
+		queued = woken > 0 || gs_queued();
+		if (retake(now, woken, queued) + worked > 0)
 			idle = 0;
 		else
 			idle++;

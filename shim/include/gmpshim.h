@@ -34,6 +34,8 @@ struct gmpshim_stats {
 	uint64_t os_threads;         /* OS threads the runtime runs on now (Ms,
 	                                sysmon, template thread); Ms are never
 	                                freed, so also the most it ever had */
+	uint64_t wake_preemptions;   /* preemption requests made early, for a
+	                                thread woken while every P was busy */
 };
 
 /* Exported by libgmpshim.so. */
