@@ -217,9 +217,11 @@ void gmp_sysmon_wake(void)
 }
 
 /* A P running a G runs its own timers at its next schedule, and an idle
- * P's are run by the M that sleeps until them; give them that long
- * before taking over. */
-#define TIMER_SLACK_NS 1000000LL
+ * P's are run by the M that sleeps until them; give them a wake slice
+ * before taking over: the G a timer readies then cuts the running G's
+ * slice short (wake-up preemption), as the kernel lets a thread whose
+ * sleep ended preempt a running one. */
+#define TIMER_SLACK_NS gmp_wakeslice_ns
 
 /* When sysmon should look at the timers next: the earliest deadline,
  * plus the slack its P gets (-1: none). */
