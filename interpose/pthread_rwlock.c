@@ -59,9 +59,10 @@ static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 			return err;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
-		if (!reader_may_enter(rw, s))
-			err = gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
-		__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
+		err = reader_may_enter(rw, s) ? EAGAIN
+					       : gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
+		if (err != 0) /* woken: the waker uncounted us (unlock) */
+			__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
 		if (err == ETIMEDOUT)
 			return tryrd(rw) == 0 ? 0 : ETIMEDOUT;
 	}
@@ -86,11 +87,21 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 			return 0;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
-		int err = s != 0 ? gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_WRITER) : 0;
-		__atomic_sub_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
+		int err = s != 0 ? gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_WRITER) : EAGAIN;
+		if (err != 0) /* woken: the waker uncounted us (unlock) */
+			__atomic_sub_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
 		if (err == ETIMEDOUT)
 			return trywr(rw) == 0 ? 0 : ETIMEDOUT;
 	}
+}
+
+/* Wakes up to n parked Gs of one kind and uncounts them from *waiting. */
+static int wake(struct gmp_rwlock *rw, uint32_t *waiting, int n, uint32_t kind)
+{
+	int woken = gmp_futexwake_bits(&rw->state, n, kind);
+	if (woken)
+		__atomic_sub_fetch(waiting, (uint32_t)woken, __ATOMIC_ACQ_REL);
+	return woken;
 }
 
 #define SHARED_OR(l, call)                                                                         \
@@ -198,19 +209,19 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	/* The lock is free.  Let in all parked readers or one writer: a
 	 * writer when a writer left and writers are preferred or no reader
 	 * waits, or when the last reader left; readers otherwise.  If the
-	 * chosen kind has nobody parked any more (timed out), try the other. */
+	 * chosen kind has nobody parked any more (timed out), try the other.
+	 * The waker uncounts those it wakes: a woken G may wait a while for
+	 * a P, and until then every unlock that frees the lock would look in
+	 * the wait queue for nobody (two bucket locks each). */
 	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_ACQUIRE) != 0;
 	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE) != 0;
 	if (!readers && !writers)
 		return 0;
 	bool writer_first = writers && (!(s & WRITER) || !readers ||
 					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	if (writer_first) {
-		if (gmp_futexwake_bits(&rw->state, 1, PARKED_WRITER) == 0)
-			gmp_futexwake_bits(&rw->state, 1 << 30, PARKED_READER);
-	} else if (gmp_futexwake_bits(&rw->state, 1 << 30, PARKED_READER) == 0) {
-		gmp_futexwake_bits(&rw->state, 1, PARKED_WRITER);
-	}
+	if (!writer_first || wake(rw, &rw->wwait, 1, PARKED_WRITER) == 0)
+		if (wake(rw, &rw->rwait, 1 << 30, PARKED_READER) == 0 && !writer_first)
+			wake(rw, &rw->wwait, 1, PARKED_WRITER);
 	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 	return 0;
 }

@@ -324,8 +324,11 @@ void gmp_rescue_stragglers(int64_t now)
 			continue;
 		mp->rescuelook = now;
 		long a[9];
-		if (look(mp->tid, a) != PROBE_USER)
-			continue; /* still in the kernel: nothing to take back yet */
+		if (!ran_since_last_look(mp, now) || look(mp->tid, a) != PROBE_USER)
+			continue; /* still in the kernel: nothing to take back yet.  "running" is
+				   * also a wait woken for a moment (io_uring's task work), and a
+				   * request would end it with EINTR: an M that slept most of the
+				   * time since the last look gets none. */
 		gmp_sigsend(mp, SIGREQ_PREEMPT);
 	}
 }
