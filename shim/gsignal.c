@@ -200,7 +200,17 @@ static void raise_waited(struct g *gp, int sig)
  * the handler returns (gmp_sig_handler_return).  Records whether every
  * raised one restarts calls; returns whether it raised any for a
  * handler. */
+static bool deliver_any(struct g *gp, uint64_t held, bool inwait);
+
 static bool deliver(struct g *gp, uint64_t held)
+{
+	return deliver_any(gp, held, true);
+}
+
+/* inwait: the G may be in a wait the raised signals end, which then asks
+ * gp->sigrestart; else (the G raising its own signals in pthread_kill or
+ * raise) the actions are not read: one system call less per signal. */
+static bool deliver_any(struct g *gp, uint64_t held, bool inwait)
 {
 	bool restart = true, raised = false;
 	uint64_t pend;
@@ -213,11 +223,13 @@ static bool deliver(struct g *gp, uint64_t held)
 			raise_waited(gp, sig);
 			continue;
 		}
-		restart &= sig_restarts(sig);
+		if (inwait)
+			restart &= sig_restarts(sig);
 		raised = true;
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
-	gp->sigrestart = restart;
+	if (inwait)
+		gp->sigrestart = restart;
 	return raised;
 }
 
@@ -386,7 +398,7 @@ static void sig_send(struct g *self, struct g *gp, int sig)
 		uint64_t held = 0;
 		if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE))
 			gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&held, 8, 0, 0);
-		deliver(gp, held | gp->sighmask);
+		deliver_any(gp, held | gp->sighmask, false);
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&
@@ -421,7 +433,9 @@ static void sig_send(struct g *self, struct g *gp, int sig)
  * sysmon instead (sigwake.c). */
 void gmp_sig_send(struct g *self, struct g *gp, int sig)
 {
-	if (!discarded(gp, sig))
+	/* To itself, one it ignores and does not block goes to the kernel,
+	 * which drops it, as natively: no look at the action first. */
+	if (gp == self || !discarded(gp, sig))
 		sig_send(self, gp, sig);
 }
 
