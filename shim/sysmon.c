@@ -220,8 +220,8 @@ void gmp_sysmon_wake(void)
  * P's are run by the M that sleeps until them; give them a wake slice
  * before taking over: the G a timer readies then cuts the running G's
  * slice short (wake-up preemption), as the kernel lets a thread whose
- * sleep ended preempt a running one. */
-#define TIMER_SLACK_NS gmp_wakeslice_ns
+ * sleep ended preempt a running one.  (1 ms with preemption off.) */
+#define TIMER_SLACK_NS (gmp_wakeslice_ns > 0 ? gmp_wakeslice_ns : 1000000LL)
 
 /* When sysmon should look at the timers next: the earliest deadline,
  * plus the slack its P gets (-1: none). */
