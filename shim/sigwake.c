@@ -27,6 +27,12 @@ uint32_t gmp_sigdepth;
 static struct gmp_sigwake *deferred; /* Treiber stack, pushes only; sysmon takes it whole */
 static uint32_t kick;                /* sysmon sleeps on it between ticks */
 
+void gmp_sigwake_kick(void)
+{
+	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
+		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+}
+
 void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr)
 {
 	w->off = (int32_t)((const char *)w - (const char *)addr);
@@ -40,11 +46,6 @@ void gmp_sigwake_defer(struct gmp_sigwake *w, const uint32_t *addr)
 	gmp_sysmon_wake(); /* sysmon may be asleep because every P is idle */
 }
 
-void gmp_sigwake_kick(void)
-{
-	if (__atomic_exchange_n(&kick, 1, __ATOMIC_SEQ_CST) == 0)
-		gmp_syscall6(SYS_futex, (long)&kick, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
-}
 
 /* The G a handler asked to interrupt (the main thread, for a forwarded
  * process-directed signal); sysmon interrupts its wait. */

@@ -9,8 +9,8 @@
 void gmp_sysmon_start(void);
 /* Any context: sysmon sleeps while every P is idle; a P became busy. */
 void gmp_sysmon_wake(void);
-/* On a G: a G woke while no P was idle; sysmon should look within a wake
- * slice rather than after its backed-off sleep. */
+/* A G woke while no P was idle (gmp_markwoke): wakes sysmon if it sleeps
+ * past a wake slice while some G runs long. */
 void gmp_sysmon_hurry(void);
 void sysmon_fork(enum gmp_fork_phase phase);
 
