@@ -62,8 +62,7 @@ static void env_timeslice(void)
 	}
 	int64_t ns = scale < 0 ? 0 : v * scale;
 	gmp_timeslice_ns = ns > 0 && ns < 100000 ? 100000 : ns;
-	gmp_spinslice_ns = gmp_timeslice_ns / 4 < 100000 ? gmp_timeslice_ns : gmp_timeslice_ns / 4;
-	gmp_wakeslice_ns = gmp_timeslice_ns / 16 < 100000 ? gmp_spinslice_ns : gmp_timeslice_ns / 16;
+	gmp_wakeslice_ns = gmp_timeslice_ns / 4 < 100000 ? gmp_timeslice_ns : gmp_timeslice_ns / 4;
 }
 
 /* GMP_PREEMPTSIG: the signal the runtime takes for itself, SIGURG unless

@@ -33,13 +33,11 @@
 #include "textmap.h"
 #include "timer.h"
 
-int64_t gmp_timeslice_ns = 2000000;
-int64_t gmp_spinslice_ns = 2000000 / 4;
-int64_t gmp_wakeslice_ns = 2000000 / 16;
+int64_t gmp_timeslice_ns = 500000;
+int64_t gmp_wakeslice_ns = 500000 / 4;
 bool gmp_asyncpreemptoff;
 
-/* sysmon: the G on pp has run past its slice.  Mark it (and as spun:
- * it gets spin slices until it blocks), and unless async
+/* sysmon: the G on pp has run past its slice.  Mark it, and unless async
  * preemption is off, signal its M (once until the handler has run). */
 void preemptone(struct p *pp)
 {
@@ -50,7 +48,6 @@ void preemptone(struct p *pp)
 	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return;
 	__atomic_store_n(&gp->preempt, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&gp->spun, true, __ATOMIC_RELAXED);
 	if (gmp_asyncpreemptoff || mp->tid == 0)
 		return;
 	/* One request at a time per M; again if the last one went unanswered

@@ -8,11 +8,9 @@
 #include "runtime.h"
 
 extern int64_t gmp_timeslice_ns;  /* GMP_TIMESLICE; 0: no preemption */
-/* Shorter slices (sysmon.c): a G preempted since it last blocked runs
- * spin slices, a quarter of the slice; while a woken G waits for a P, the
- * running ones run wake slices, a sixteenth.  Neither under 100 us (or
- * the longer slice). */
-extern int64_t gmp_spinslice_ns, gmp_wakeslice_ns;
+/* The slice left to running Gs while a woken G waits for a P (sysmon.c):
+ * a quarter of the time slice, not under 100 us (or the slice). */
+extern int64_t gmp_wakeslice_ns;
 extern bool gmp_asyncpreemptoff;  /* GMPDEBUG=asyncpreemptoff=1 */
 
 /* sysmon: the G on pp has run past its slice. */

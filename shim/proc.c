@@ -412,7 +412,6 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 {
 	struct g *gp = getg();
 	gmp_getp();
-	gp->spun = false;
 	struct parkargs pa = { unlockf, arg };
 	gp->waitreason = reason;
 	gmp_note_park(gp, gp->m->p, reason);

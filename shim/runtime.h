@@ -142,7 +142,6 @@ struct g {
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	bool woke;                /* readied from a wait while no P was idle, not run since (sysmon.c) */
-	bool spun;                /* preempted since it last blocked: runs spin slices (sysmon.c) */
 	uint32_t preemptoff;      /* inside ld.so's loader, which holds its lock across the program's
 	                           * constructors: not asynchronously preempted there (preempt.h), */
 	int64_t preemptoffsince;  /* for two slices from the first request refused there */

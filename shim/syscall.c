@@ -119,7 +119,6 @@ void exitsyscall(void)
 	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL)
 		return;
 	gp->rescued = false;
-	gp->spun = false; /* a system call: not a thread that only spins */
 	struct m *mp = gp->m;
 	gmp_cpuclock_wake(mp, GMP_CPUCLOCK_LONGCALL_NS);
 	struct p *pp = mp->oldp;

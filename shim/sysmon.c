@@ -70,13 +70,13 @@ static struct sysmontick *ticks;
  * sysmon sleep that notices it; where threads busy-wait for each other
  * (redis's I/O threads) every round of their hand-offs paid that.  The
  * kernel lets a waking thread preempt a running one at once.  Here, while
- * such Gs wait, a running G's slice is a wake slice (a sixteenth), one
+ * such Gs wait, a running G's slice is a wake slice (a quarter), one
  * preemption per waiting G, and sysmon looks every wake slice.  The waker
  * hurries a sysmon that sleeps longer than a wake slice only if sysmon saw
  * a G run across its whole last interval: hurrying it at every such ready
- * cost an event-loop server, whose Gs run briefly, 0.4 futex calls per
+ * cost an event-loop server, whose Gs run briefly, 0.3 futex calls per
  * request.  Gs that were preempted themselves are not counted: Gs that
- * only compute keep their (spin) slices among themselves.
+ * only compute keep their whole slices among themselves.
  *
  * How many woken Gs are queued and have not run yet (racy: a hint). */
 static int woken_waiting(void)
@@ -141,13 +141,8 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun)
 			int64_t ran = now - pd->schedwhen;
 			bool asked = gp && (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) ||
 					    __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED));
-			/* Its slice: whole, a spin slice once it has been
-			 * preempted since it last blocked, a wake slice while a
-			 * woken G waits. */
-			bool spun = gp && __atomic_load_n(&gp->spun, __ATOMIC_RELAXED);
-			int64_t slice = spun ? gmp_spinslice_ns : gmp_timeslice_ns;
 			bool overdue = gmp_timeslice_ns > 0 && (queued || asked) &&
-				       ran >= (woken > 0 ? gmp_wakeslice_ns : slice);
+				       ran >= (woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns);
 			if (!overdue && now - pd->probewhen < PROBE_EVERY_NS)
 				continue;
 			pd->probewhen = now;
@@ -166,7 +161,7 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun)
 				n++;
 			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp)) {
 				preemptone(pp);
-				if (ran < slice) {
+				if (ran < gmp_timeslice_ns) {
 					woken--;
 					GMP_CTR_NOP_ADD(wakepreempts, 1);
 				}
@@ -295,11 +290,13 @@ static void *sysmon(void *arg)
 		 * may run longer, as after Go's sysmon's 10 ms sleeps. */
 		if (!allidle && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
-		/* While Gs wait for a P, look often enough that a spin slice
-		 * ends within a quarter of its length (a G's slice is counted
-		 * from the look that saw it start). */
-		if ((woken > 0 || queued) && delay > gmp_wakeslice_ns)
+		/* While Gs wait for a P, look often enough that a slice ends
+		 * within a quarter of its length (a G's slice is counted from
+		 * the look that saw it start). */
+		if (woken > 0 && delay > gmp_wakeslice_ns)
 			delay = gmp_wakeslice_ns;
+		else if (queued && delay > gmp_timeslice_ns / 4)
+			delay = gmp_timeslice_ns / 4;
 		/* Be there when a timer may need us, in case its P is held. */
 		int64_t sleep = delay, next = timers_watch_until();
 		if (next >= 0) {
