@@ -90,7 +90,7 @@ static int woken_waiting(void)
 /* Whether any G waits in a run queue (racy: a hint). */
 static bool gs_queued(void)
 {
-	if (load_acq(&sched.runqsize) > 0 || load_acq(&sched.rtrunqsize) > 0)
+	if (load_acq(&sched.runqsize) > 0 || gmp_rt_queued())
 		return true;
 	for (int i = 0; i < sched.gomaxprocs; i++)
 		if (!runqempty(&allp[i]))
@@ -271,8 +271,7 @@ static void *sysmon(void *arg)
 	(void)arg;
 	/* Signals meant for the program's threads must not land here. */
 	gmp_block_signals();
-	int idle = 0, woken = 0;
-	bool queued = false;  /* Gs waited in a run queue at the last look */
+	int idle = 0, woken = 0;  /* woken: Gs woken while no P was idle, queued at the last look */
 	bool longrun = false; /* a G ran across the last interval */
 	int64_t delay = SYSMON_MIN_NS, look = gmp_nanotime(), quiet = 0;
 	uint64_t moves = 0;
@@ -338,7 +337,7 @@ static void *sysmon(void *arg)
 		int worked = run_timers(now);
 		gfree_scavenge(SCAVENGE_BATCH);
 		woken = woken_waiting();
-		queued = woken > 0 || gs_queued();
+		bool queued = woken > 0 || gs_queued();
 		if (retake(now, woken, queued, &longrun) + worked > 0)
 			idle = 0;
 		else
