@@ -714,8 +714,15 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 		gp->woke = false;
 		__atomic_store_n(&mp->p->wokeget, mp->p->wokeget + 1, __ATOMIC_RELEASE);
 	}
-	if (!inherit)
-		__atomic_store_n(&mp->p->schedtick, mp->p->schedtick + 1, __ATOMIC_RELEASE);
+	if (!inherit) {
+		/* A slice is timed (a clock read) only when a G waits behind
+		 * it: sysmon then looks when it ends, not at a look of its own
+		 * that may come a whole sleep later. */
+		struct p *pp = mp->p;
+		pp->slicewhen = gmp_timeslice_ns > 0 && (!runqempty(pp) || load_acq(&sched.runqsize) > 0) ?
+					gmp_nanotime() : 0;
+		__atomic_store_n(&pp->schedtick, pp->schedtick + 1, __ATOMIC_RELEASE);
+	}
 	/* The one FS write of a switch, skipped when the same G resumes. */
 	if (mp->curfs != gp->tcb) {
 		gmp_arch_setfs(gp->tcb);

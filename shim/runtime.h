@@ -228,6 +228,10 @@ struct p {
 	struct p *link;           /* idle P list */
 	uint32_t schedtick;       /* incremented on every non-inherited schedule */
 	uint32_t syscalltick;     /* incremented on every entersyscall */
+	/* gmp_nanotime() when the current slice began, if a G was queued
+	 * here then; else 0 (sysmon dates it from its own look).  Written
+	 * before schedtick, by the owner. */
+	int64_t slicewhen;
 
 	/* Lock-free ring: the owner writes tail, thieves CAS head. */
 	uint32_t runqhead;

@@ -105,13 +105,19 @@ void gmp_sysmon_hurry(void)
 		gmp_sigwake_kick();
 }
 
+/* A slice this close to its end is over: a look at its very end would
+ * otherwise find it a few microseconds short and sleep again. */
+#define SLICE_GRACE_NS SYSMON_MIN_NS
+
 /* Retakes Ps blocked in syscalls, returns how many; preempts Gs past their
  * slice, cut short for up to woken of them.  *longrun: some G ran across
- * the whole interval since the last look. */
-static int retake(int64_t now, int woken, bool queued, bool *longrun)
+ * the whole interval since the last look.  *until: when the first slice
+ * still running ends that a G waits behind (-1: none). */
+static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *until)
 {
 	int n = 0;
 	*longrun = false;
+	*until = -1;
 	for (int i = 0; i < sched.gomaxprocs; i++) {
 		struct p *pp = &allp[i];
 		struct sysmontick *pd = &ticks[i];
@@ -125,13 +131,15 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun)
 			 * user mode is sent a preemption request, so that no
 			 * blocking call sees EINTR from us. */
 			uint32_t t = load_acq(&pp->schedtick);
-			if (pd->schedtick != t) {
+			bool fresh = pd->schedtick != t;
+			if (fresh) {
+				int64_t began = __atomic_load_n(&pp->slicewhen, __ATOMIC_RELAXED);
 				pd->schedtick = t;
-				pd->schedwhen = now;
+				pd->schedwhen = began > 0 && began <= now ? began : now;
 				pd->probewhen = 0;
-				continue;
+			} else {
+				*longrun = true;
 			}
-			*longrun = true;
 			/* A G alone is preempted only if somebody asked (a
 			 * realtime G; an asynchronous cancel, which may have
 			 * found it queued, its mark since cleared by execute):
@@ -141,9 +149,12 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun)
 			int64_t ran = now - pd->schedwhen;
 			bool asked = gp && (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) ||
 					    __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED));
-			bool overdue = gmp_timeslice_ns > 0 && (queued || asked) &&
-				       ran >= (woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns);
-			if (!overdue && now - pd->probewhen < PROBE_EVERY_NS)
+			int64_t slice = woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns;
+			bool timed = gmp_timeslice_ns > 0 && (queued || asked);
+			bool overdue = timed && ran >= slice - SLICE_GRACE_NS;
+			if (timed && !overdue && (*until < 0 || pd->schedwhen + slice < *until))
+				*until = pd->schedwhen + slice;
+			if (!overdue && (fresh || now - pd->probewhen < PROBE_EVERY_NS))
 				continue;
 			pd->probewhen = now;
 			/* A deliver request merged into another instance of the
@@ -161,7 +172,7 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun)
 				n++;
 			else if (what == PROBE_USER && overdue && gmp_rt_slice_preempt(pp)) {
 				preemptone(pp);
-				if (ran < gmp_timeslice_ns) {
+				if (slice < gmp_timeslice_ns && ran < gmp_timeslice_ns - SLICE_GRACE_NS) {
 					woken--;
 					GMP_CTR_NOP_ADD(wakepreempts, 1);
 				}
@@ -274,6 +285,7 @@ static void *sysmon(void *arg)
 	int idle = 0, woken = 0;  /* woken: Gs woken while no P was idle, queued at the last look */
 	bool longrun = false; /* a G ran across the last interval */
 	int64_t delay = SYSMON_MIN_NS, look = gmp_nanotime(), quiet = 0;
+	int64_t sliceend = -1; /* the first slice timed at the last look ends */
 	uint64_t moves = 0;
 	bool allidle = false; /* at the last look */
 	for (;;) {
@@ -294,8 +306,11 @@ static void *sysmon(void *arg)
 		 * length, but took sysmon to 8-20% of the CPU at one P.) */
 		if (woken > 0 && delay > gmp_wakeslice_ns)
 			delay = gmp_wakeslice_ns;
-		/* Be there when a timer may need us, in case its P is held. */
+		/* Be there when a timer may need us, in case its P is held, and
+		 * when a slice ends that a G waits behind. */
 		int64_t sleep = delay, next = timers_watch_until();
+		if (sliceend >= 0 && (next < 0 || sliceend < next))
+			next = sliceend;
 		if (next >= 0) {
 			int64_t until = next - gmp_nanotime();
 			if (until < sleep)
@@ -338,7 +353,7 @@ static void *sysmon(void *arg)
 		gfree_scavenge(SCAVENGE_BATCH);
 		woken = woken_waiting();
 		bool queued = woken > 0 || gs_queued();
-		if (retake(now, woken, queued, &longrun) + worked > 0)
+		if (retake(now, woken, queued, &longrun, &sliceend) + worked > 0)
 			idle = 0;
 		else
 			idle++;
