@@ -25,6 +25,7 @@ struct polldesc {
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
 	uint32_t flags;     /* PD_*, atomic */
+	uint32_t nwait;     /* Gs in gmp_netpoll_wait on one of the words above */
 	struct mutex wlock; /* guards waiters */
 	struct pollwaiter *waiters; /* Gs waiting on several fds (poll, select) */
 	int64_t rtimeout;   /* SO_RCVTIMEO in ns, 0 for none */
@@ -56,7 +57,7 @@ struct pollwaiter {
 struct polldesc *gmp_pd_slot(int fd);
 struct polldesc *gmp_pd_lookup(int fd);
 
-/* Forgets every G waiting on several fds (fork child: they are gone). */
+/* Forgets every G waiting on an fd (fork child: they are gone). */
 void gmp_pd_drop_waiters(void);
 
 /* Calls fn on every registered fd, in fd order. */

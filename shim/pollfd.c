@@ -56,8 +56,9 @@ void gmp_pd_foreach(void (*fn)(int fd, struct polldesc *pd, void *arg), void *ar
 
 void gmp_pd_drop_waiters(void)
 {
-	/* Any slot may hold nodes, polled or not: a G unlinks its nodes only
-	 * when it wakes, and the Gs of a fork child's parent never will. */
+	/* Any slot may hold nodes or counted waiters, polled or not: a G
+	 * unlinks its nodes only when it wakes, and the Gs of a fork child's
+	 * parent never will. */
 	for (int i = 0; i < PD_NCHUNK; i++) {
 		struct polldesc *c = chunks[i];
 		if (c == NULL)
@@ -65,6 +66,7 @@ void gmp_pd_drop_waiters(void)
 		for (int k = 0; k < PD_CHUNK; k++) {
 			c[k].wlock = (struct mutex){ 0 };
 			c[k].waiters = NULL;
+			c[k].nwait = 0;
 		}
 	}
 }
