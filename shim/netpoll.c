@@ -181,29 +181,30 @@ void gmp_netpoll_release(int fd)
 
 /* Bumps every word of pd and returns the Gs parked on them, pushed onto
  * list. */
-/* The words are bumped whether or not anyone waits; the wait queues are
- * looked up only if someone does.  Most edges find nobody (a server's G
- * reads until EAGAIN and parks on one word of three), and a lookup that
- * finds nothing walks a whole hash chain of other fds' Gs, a cache miss
- * each: with 10,000 connections that was 5% of an echo server's time.
- * Sequentially consistent bumps against gmp_netpoll_wait's count and
- * re-read: it sees a bump or we see its count. */
+/* The words are bumped whether or not anyone waits; a word's wait queue
+ * is looked up only if someone waits on it.  Most lookups would find
+ * nobody (a server's G reads until EAGAIN and parks on one word of
+ * three), and one that finds nobody walks a whole hash chain of other
+ * fds' Gs, a cache miss each.  Sequentially consistent bumps against
+ * gmp_netpoll_wait's count and re-read: it sees a bump or we see its
+ * count. */
+static struct g *pd_collect(struct polldesc *pd, uint32_t *word, struct g *list)
+{
+	__atomic_add_fetch(word, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&pd->nwait[word - &pd->rgen], __ATOMIC_SEQ_CST) == 0)
+		return list;
+	return gmp_semq_collect(word, list);
+}
+
 static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 {
 	if (r)
-		__atomic_add_fetch(&pd->rgen, 1, __ATOMIC_SEQ_CST);
+		list = pd_collect(pd, &pd->rgen, list);
 	if (w)
-		__atomic_add_fetch(&pd->wgen, 1, __ATOMIC_SEQ_CST);
+		list = pd_collect(pd, &pd->wgen, list);
 	/* Also against the re-read in gmp_netpoll_wait_many: it sees this
 	 * bump or we see its node. */
-	__atomic_add_fetch(&pd->evgen, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&pd->nwait, __ATOMIC_SEQ_CST) != 0) {
-		if (r)
-			list = gmp_semq_collect(&pd->rgen, list);
-		if (w)
-			list = gmp_semq_collect(&pd->wgen, list);
-		list = gmp_semq_collect(&pd->evgen, list);
-	}
+	list = pd_collect(pd, &pd->evgen, list);
 	return gmp_pollwaiters_wake(pd, list);
 }
 
@@ -252,9 +253,10 @@ int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t 
 		     enum waitreason why)
 {
 	gmp_netpoll_waiter_count(1);
-	__atomic_add_fetch(&pd->nwait, 1, __ATOMIC_SEQ_CST);
+	uint32_t *n = &pd->nwait[gen - &pd->rgen];
+	__atomic_add_fetch(n, 1, __ATOMIC_SEQ_CST);
 	int r = __atomic_load_n(gen, __ATOMIC_SEQ_CST) == val ? gmp_futexwait(gen, val, deadline, why) : 0;
-	__atomic_sub_fetch(&pd->nwait, 1, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(n, 1, __ATOMIC_RELEASE);
 	gmp_netpoll_waiter_count(-1);
 	if (__atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != seq)
 		return EBADF;

@@ -25,7 +25,7 @@ struct polldesc {
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
 	uint32_t flags;     /* PD_*, atomic */
-	uint32_t nwait;     /* Gs in gmp_netpoll_wait on one of the words above */
+	uint32_t nwait[3];  /* Gs in gmp_netpoll_wait on rgen, wgen, evgen */
 	struct mutex wlock; /* guards waiters */
 	struct pollwaiter *waiters; /* Gs waiting on several fds (poll, select) */
 	int64_t rtimeout;   /* SO_RCVTIMEO in ns, 0 for none */

@@ -1,6 +1,7 @@
 /* The per-fd poll descriptors, indexed by fd number in chunks that are
  * mapped on first use and never freed: a G parked on a descriptor's word
  * can rely on it staying put. */
+#include <string.h>
 #include <sys/mman.h>
 
 #include "lock.h"
@@ -66,7 +67,7 @@ void gmp_pd_drop_waiters(void)
 		for (int k = 0; k < PD_CHUNK; k++) {
 			c[k].wlock = (struct mutex){ 0 };
 			c[k].waiters = NULL;
-			c[k].nwait = 0;
+			memset(c[k].nwait, 0, sizeof c[k].nwait);
 		}
 	}
 }
