@@ -9,6 +9,7 @@
 
 #include "fork.h"
 #include "insight.h"
+#include "lock.h"
 #include "mapkind.h"
 #include "mstart.h"
 #include "netpoll.h"
@@ -71,6 +72,8 @@ static void parent(void)
 static void child(void)
 {
 	for_all(FORK_CHILD);
+	/* The locks prepare took were reset, not unlocked: this G holds none. */
+	gmp_locks_held = 0;
 	struct g *gp = getg();
 	gp->m->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
 	gmp_registry_add(gp);

@@ -7,6 +7,7 @@
 #include "compat/debug.h"
 #include "compat/realsym.h"
 #include "lock.h"
+#include "runtime.h"
 #include "sys.h"
 
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns)
@@ -28,11 +29,33 @@ long gmp_futex_wake_kernel(uint32_t *addr, int n)
 #define ACTIVE_SPIN 4
 #define ACTIVE_SPIN_CNT 30
 
+__thread uint32_t gmp_locks_held;
+
+/* Whether the caller runs on the stack of the G its TLS names. */
+static inline bool on_g_stack(void)
+{
+	struct g *gp = gmp_curg_tls;
+	return gp && gmp_arch_sp() - (uintptr_t)gp->stack_lo < gp->stack_size;
+}
+
+static void lock_slow(struct mutex *l);
+
+/* Counted before the lock is taken and uncounted after it is dropped, as
+ * the preemption signal may land between any two instructions. */
 void lock(struct mutex *l)
 {
+	uint32_t counted = on_g_stack();
+	gmp_locks_held += counted;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint32_t v = 0;
-	if (__atomic_compare_exchange_n(&l->key, &v, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
+	if (!__atomic_compare_exchange_n(&l->key, &v, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		lock_slow(l);
+	l->counted = counted;
+}
+
+static void lock_slow(struct mutex *l)
+{
+	uint32_t v;
 	/* Spin a little: the holder is running on another M and the critical
 	 * sections are short. */
 	for (int i = 0; i < ACTIVE_SPIN; i++) {
@@ -48,9 +71,12 @@ void lock(struct mutex *l)
 
 void unlock(struct mutex *l)
 {
+	uint32_t counted = l->counted;
 	uint32_t v = __atomic_exchange_n(&l->key, 0, __ATOMIC_RELEASE);
 	if (v == 0)
 		gmp_throw("unlock of unlocked runtime lock");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	gmp_locks_held -= counted;
 	if (v == 2)
 		gmp_futex_wake_kernel(&l->key, 1);
 }

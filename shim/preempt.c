@@ -23,6 +23,7 @@
 #include "gdump.h"
 #include "gsignal.h"
 #include "gsigstack.h"
+#include "lock.h"
 #include "preempt.h"
 #include "proc.h"
 #include "rtprio.h"
@@ -88,7 +89,12 @@ void gmp_preempt_signal(void *ucv)
 	gmp_arch_signal_pc_sp(ucv, &pc, &sp);
 	/* Only in the program's own code: runtime code under this handler
 	 * must not see its G's state change, nor park. */
-	if (!gmp_pc_async_safe(pc) || (gp->preemptoff && !loader_deferral_over(gp)))
+	/* Nor in a handler of the program's while the shim's code it
+	 * interrupted holds a runtime lock (a G without an alternate stack,
+	 * signalled inside gopark): switched out, the G would keep the lock
+	 * while it waits in a queue, and every M that then wants it, sysmon
+	 * too, would sleep until then. */
+	if (!gmp_pc_async_safe(pc) || gmp_locks_held != 0 || (gp->preemptoff && !loader_deferral_over(gp)))
 		return; /* it yields at its next preemption point */
 	gmp_checkp(mp);
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
@@ -144,7 +150,9 @@ void gmp_preempt_signal(void *ucv)
 void gmp_preempt_yield(void)
 {
 	struct g *gp = getg();
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
+	/* A lock held: in a handler on top of the shim's code (see
+	 * gmp_preempt_signal). */
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING || gmp_locks_held != 0)
 		return;
 	/* An asynchronous cancellation the handler could not act on. */
 	uint32_t ch = gmp_cancel_word(gp);
