@@ -179,8 +179,6 @@ void gmp_netpoll_release(int fd)
 		setnb(fd, false);
 }
 
-/* Bumps every word of pd and returns the Gs parked on them, pushed onto
- * list. */
 /* The words are bumped whether or not anyone waits; a word's wait queue
  * is looked up only if someone waits on it.  Most lookups would find
  * nobody (a server's G reads until EAGAIN and parks on one word of
@@ -196,6 +194,8 @@ static struct g *pd_collect(struct polldesc *pd, uint32_t *word, struct g *list)
 	return gmp_semq_collect(word, list);
 }
 
+/* Bumps every word of pd and returns the Gs parked on them, pushed onto
+ * list. */
 static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 {
 	if (r)
