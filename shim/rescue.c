@@ -250,16 +250,21 @@ static enum probe look(int tid, long a[9])
 	return PROBE_BLOCKED;
 }
 
-/* Whether mp's thread was on a CPU for most of the time since sysmon's
- * last look at it: one clock read, not three /proc calls.  A thread that
- * ran that much is not asleep in a call worth rescuing yet. */
-static bool ran_since_last_look(struct m *mp, int64_t now)
+/* How much of the time since sysmon's last look at it mp's thread was on
+ * a CPU: one clock read, not three /proc calls.  A thread that ran most
+ * of it is not asleep in a call worth rescuing yet; one that ran all of
+ * it but the last few microseconds is in user mode but for a call it
+ * entered just now. */
+enum ran { RAN_LITTLE, RAN_MOST, RAN_ALL };
+#define RAN_ALL_SLACK_NS 30000
+
+static enum ran ran_since_last_look(struct m *mp, int64_t now)
 {
-	int64_t cpu = gmp_thread_cputime(mp->tid);
-	bool ran = mp->lookwall != 0 && cpu - mp->lookcpu >= (now - mp->lookwall) / 2;
+	int64_t cpu = gmp_thread_cputime(mp->tid), wall = now - mp->lookwall, ran = cpu - mp->lookcpu;
+	enum ran r = mp->lookwall == 0 || ran < wall / 2 ? RAN_LITTLE : ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
 	mp->lookwall = now;
 	mp->lookcpu = cpu;
-	return ran;
+	return r;
 }
 
 /* sysmon: pp's M has made no scheduling progress for a tick.  Reads what
@@ -270,7 +275,13 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
-	if (ran_since_last_look(mp, now) && !sure)
+	/* Sure that its slice is up, sysmon preempts only a thread in user
+	 * mode, lest a call we never saw end in EINTR: the /proc read is for
+	 * one that was off its CPU at some point since the last look.  (Read
+	 * at every preemption, it took 2-3% of the process's CPU in
+	 * cpuclock_share_1p once slices were timed.) */
+	enum ran r = ran_since_last_look(mp, now);
+	if (r == RAN_ALL || (r == RAN_MOST && !sure))
 		return PROBE_USER;
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
@@ -324,7 +335,7 @@ void gmp_rescue_stragglers(int64_t now)
 			continue;
 		mp->rescuelook = now;
 		long a[9];
-		if (!ran_since_last_look(mp, now) || look(mp->tid, a) != PROBE_USER)
+		if (ran_since_last_look(mp, now) == RAN_LITTLE || look(mp->tid, a) != PROBE_USER)
 			continue; /* still in the kernel: nothing to take back yet.  "running" is
 				   * also a wait woken for a moment (io_uring's task work), and a
 				   * request would end it with EINTR: an M that slept most of the
