@@ -49,6 +49,7 @@
 #include "rtsig.h"
 #include "runtime.h"
 #include "schedtrace.h"
+#include "stack.h"
 #include "sys.h"
 #include "taskstate.h"
 #include "timer.h"
@@ -84,12 +85,6 @@ static struct m *m_by_tid(long tid)
 		if (!mp->gone && mp->tid == tid)
 			return mp;
 	return NULL;
-}
-
-static bool sp_in_g(struct g *gp, uintptr_t sp)
-{
-	uintptr_t lo = (uintptr_t)gp->stack_lo;
-	return sp >= lo && sp < lo + gp->stack_size;
 }
 
 static uintptr_t uc_sp(void *uc)
@@ -213,11 +208,11 @@ struct dumpctx {
 /* The interrupted context that lies on gp's stack, if an M stopped there. */
 static void *stopped_context(struct dumpctx *dc, struct g *gp)
 {
-	if (dc->self_uc && sp_in_g(gp, uc_sp(dc->self_uc)))
+	if (dc->self_uc && gmp_sp_in_g(gp, uc_sp(dc->self_uc)))
 		return dc->self_uc;
 	for (struct m *mp = load_acq(&gmp_allm); mp; mp = mp->alllink) {
 		void *uc = load_acq(&mp->dump_uc);
-		if (uc && load_acq(&mp->dump_ack) == 1 && sp_in_g(gp, uc_sp(uc)))
+		if (uc && load_acq(&mp->dump_ack) == 1 && gmp_sp_in_g(gp, uc_sp(uc)))
 			return uc;
 	}
 	return NULL;
@@ -277,7 +272,7 @@ static void unstopped(struct outbuf *ob, struct g *gp, struct m *mp, uint32_t st
 		ask_stop(mp);
 		await_stop(mp, gmp_nanotime() + STOP_WAIT_NS / 10);
 		void *uc = load_acq(&mp->dump_ack) == 1 ? load_acq(&mp->dump_uc) : NULL;
-		if (uc && sp_in_g(gp, uc_sp(uc))) {
+		if (uc && gmp_sp_in_g(gp, uc_sp(uc))) {
 			guarded_backtrace(ob, uc, 0, NULL);
 			return;
 		}
@@ -350,12 +345,12 @@ static void dump_g(struct g *gp, void *arg)
 	void *uc = stopped_context(dc, gp);
 	uintptr_t sp = load_acq(&gp->sched_sp);
 	bool parked = st == G_WAITING || st == G_RUNNABLE || st == G_IDLE;
-	if (!uc && parked && sp_in_g(gp, sp) && gmp_arch_context_pc(sp) == (uintptr_t)gmp_context_start) {
+	if (!uc && parked && gmp_sp_in_g(gp, sp) && gmp_arch_context_pc(sp) == (uintptr_t)gmp_context_start) {
 		/* The frame gmp_arch_new_context built: nothing ran yet. */
 		ob_str(ob, "  (not started yet: will run ");
 		gmp_symbolize(ob, (uintptr_t)gp->start_routine, true);
 		ob_str(ob, ")\n");
-	} else if (uc || (parked && sp_in_g(gp, sp))) {
+	} else if (uc || (parked && gmp_sp_in_g(gp, sp))) {
 		guarded_backtrace(ob, uc, sp, NULL);
 	} else if (parked) {
 		ob_str(ob, "  (not unwound: no saved context)\n");

@@ -8,6 +8,7 @@
 #include "compat/realsym.h"
 #include "lock.h"
 #include "runtime.h"
+#include "stack.h"
 #include "sys.h"
 
 long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns)
@@ -34,8 +35,8 @@ __thread uint32_t gmp_locks_held;
 /* Whether the caller runs on the stack of the G its TLS names. */
 static inline bool on_g_stack(void)
 {
-	struct g *gp = gmp_curg_tls;
-	return gp && gmp_arch_sp() - (uintptr_t)gp->stack_lo < gp->stack_size;
+	struct g *gp = getg();
+	return gp && gmp_sp_in_g(gp, gmp_arch_sp());
 }
 
 static void lock_slow(struct mutex *l);

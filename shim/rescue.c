@@ -261,7 +261,9 @@ enum ran { RAN_LITTLE, RAN_MOST, RAN_ALL };
 static enum ran ran_since_last_look(struct m *mp, int64_t now)
 {
 	int64_t cpu = gmp_thread_cputime(mp->tid), wall = now - mp->lookwall, ran = cpu - mp->lookcpu;
-	enum ran r = mp->lookwall == 0 || ran < wall / 2 ? RAN_LITTLE : ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
+	enum ran r = RAN_LITTLE;
+	if (mp->lookwall != 0 && ran >= wall / 2)
+		r = ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
 	mp->lookwall = now;
 	mp->lookcpu = cpu;
 	return r;

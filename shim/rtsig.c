@@ -22,6 +22,7 @@
 #include "rtsig.h"
 #include "runtime.h"
 #include "sigwake.h"
+#include "stack.h"
 #include "sys.h"
 #include "textmap.h"
 #include "timer.h"
@@ -162,7 +163,7 @@ struct g *gmp_signal_g(void *uc)
 	struct m *mp = __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE);
 	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != gp)
 		return NULL;
-	if (sp >= (uintptr_t)gp->stack_lo && sp < (uintptr_t)gp->stack_lo + gp->stack_size)
+	if (gmp_sp_in_g(gp, sp))
 		return gp;
 	const struct gmp_altstack *as = &mp->altstack;
 	if (as->sp == NULL || as->sp != gp->altstack.sp || mp->after_switch != NULL)

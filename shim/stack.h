@@ -3,6 +3,7 @@
 #ifndef GMP_STACK_H
 #define GMP_STACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,12 @@ size_t gmp_default_stacksize(void);
 void gmp_guard_pages(void *addr, size_t len);
 /* Where gp's stack starts (its highest usable address). */
 uintptr_t gmp_stack_top(struct g *gp);
+
+/* Whether sp lies in gp's stack (not an alternate signal stack, not g0's). */
+static inline bool gmp_sp_in_g(const struct g *gp, uintptr_t sp)
+{
+	return sp - (uintptr_t)gp->stack_lo < gp->stack_size;
+}
 /* Gives the pages of free G gp's stack back to the kernel (its TLS, TCB
  * and struct g stay): they read as zeros when touched again. */
 void gmp_stack_release(struct g *gp);
