@@ -22,6 +22,8 @@ struct gmp_pcounters {
 	uint64_t wakepreempts; /* preemption requests for a woken G (sysmon: gmp_ctr_nop) */
 	uint64_t handoffs;     /* Ps retaken from a syscall and handed off */
 	uint64_t netpollwakes; /* Gs readied by the netpoller */
+	uint64_t kwaits;       /* kernel waits (gmp_kernelwait_begin), counted at their end */
+	uint64_t ksleeps;      /* ... of them sleeps */
 	uint64_t park[GMP_NWAITREASON];   /* gopark, by wait reason */
 	uint64_t unpark[GMP_NWAITREASON]; /* resumed after a park, by reason */
 };

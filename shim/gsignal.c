@@ -69,6 +69,12 @@ static uint64_t idle_mask(void)
 	return want & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 }
 
+bool gmp_sigmask_may_wait(struct m *mp)
+{
+	uint64_t held = mp->sigmask;
+	return held == 0 || (held & ~idle_mask()) == 0;
+}
+
 /* stopm, goexit0, the poller: the mask an M without a G runs with. */
 void gmp_sigmask_idle(struct m *mp)
 {

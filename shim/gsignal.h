@@ -38,6 +38,15 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 	if (__builtin_expect(a->sp != b->sp || a->size != b->size || a->flags != b->flags, 0))
 		gmp_altstack_setm(mp, a);
 }
+/* May mp block in the kernel for a while with its G's mask?  Only if
+ * every G blocks what it blocks.  A process-directed signal that this G
+ * blocks and a parked G takes needs a thread that lets it through, and
+ * an idle M's mask is refreshed only when it next goes idle: with the M
+ * that kept going idle asleep in the kernel instead, the signal waited
+ * for good (one P, a G that blocks SIGALRM sleeping 1 ms at a time while
+ * the G with the handler waits for a mutex: tests/integration
+ * sysv_oneshot_1p and signal_matrix_1p). */
+bool gmp_sigmask_may_wait(struct m *mp);
 /* The runtime signal's request to reload an idle M's mask. */
 void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);

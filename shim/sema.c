@@ -262,6 +262,11 @@ int gmp_futexrequeue(const uint32_t *addr, int nwake, const uint32_t *addr2, int
 
 int gmp_sleep_until(int64_t deadline)
 {
+	if (getg() != NULL) {
+		int r = gmp_kernelwait_sleep(deadline);
+		if (r >= 0)
+			return r;
+	}
 	struct g *gp = waiter();
 	/* Park on an address nobody else waits on: only the timer (or
 	 * gmp_semq_interrupt) wakes it. */

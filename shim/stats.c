@@ -37,6 +37,8 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(wakepreempts);
 	F(handoffs);
 	F(netpollwakes);
+	F(kwaits);
+	F(ksleeps);
 	for (int i = 0; i < GMP_NWAITREASON; i++) {
 		F(park[i]);
 		F(unpark[i]);
@@ -70,6 +72,8 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.netpoll_wakeups = c.netpollwakes,
 		.os_threads = (uint64_t)gmp_os_threads(),
 		.wake_preemptions = c.wakepreempts,
+		.kernel_waits = c.kwaits,
+		.kernel_sleeps = c.ksleeps,
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -118,6 +122,8 @@ static void print_stats(void)
 	line(&ob, "  asked for woken", c.wakepreempts);
 	line(&ob, "syscall hand-offs", c.handoffs);
 	line(&ob, "netpoll wake-ups", c.netpollwakes);
+	line(&ob, "kernel waits", c.kwaits);
+	line(&ob, "  of them sleeps", c.ksleeps);
 	ob_str(&ob, "  parks / unparks by wait reason:\n");
 	for (int i = 1; i < GMP_NWAITREASON; i++) {
 		if (c.park[i] == 0 && c.unpark[i] == 0)

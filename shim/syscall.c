@@ -8,6 +8,7 @@
  * the one place where the shim lets a G block its M. */
 #include <errno.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "arch.h"
 #include "cancel.h"
@@ -15,6 +16,7 @@
 #include "compat/tls.h"
 #include "cpuclock.h"
 #include "globrunq.h"
+#include "gsignal.h"
 #include "lock.h"
 #include "mstart.h"
 #include "netpoll.h"
@@ -185,6 +187,15 @@ void handoffp(struct p *pp)
 #define KERNEL_WAITS_MAX 8
 static int32_t nkernelwaits;
 
+/* How many of those waits may be sleeps.  A sleep parked costs 5-8 us
+ * more than the kernel's own (schedule, findrunnable and an idle M's
+ * timed futex sleep, only to switch back to the G at the deadline):
+ * memcached's maintainer threads sleep 1 ms at a time.  But thousands of
+ * sleeping threads are what M:N is for, and one M can sleep until the
+ * earliest of all their timers, so only the first two sleep so. */
+#define KERNEL_SLEEPS_MAX 2
+static int32_t nkernelsleeps;
+
 /* Gives up the P that entersyscall left in P_SYSCALL unless sysmon
  * already did (proc.go: entersyscallblock's handoffp), without handoffp's
  * extra spinning M: the idle list, where wakep finds it for work readied
@@ -213,7 +224,7 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	 * event loop is found only by the netpoller, which every idle M then
 	 * polls without blocking (0.2-0.9 extra calls a request measured);
 	 * handing the P and its work to another M costs one wake-up. */
-	if (gmp_newm_failing())
+	if (gmp_newm_failing() || !gmp_sigmask_may_wait(gp->m))
 		return false;
 	if (__atomic_add_fetch(&nkernelwaits, 1, __ATOMIC_ACQ_REL) > KERNEL_WAITS_MAX) {
 		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
@@ -239,6 +250,7 @@ bool gmp_kernelwait_end(int64_t wake)
 	gmp_timers_unwatch(wake);
 	exitsyscall();
 	__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+	getg()->m->p->ctr.kwaits++; /* exitsyscall returns with a P */
 	return recalled;
 }
 
@@ -258,7 +270,7 @@ void gmp_kernelwait_recall(void)
 void kernelwait_fork(enum gmp_fork_phase phase)
 {
 	if (phase == FORK_CHILD)
-		nkernelwaits = 0; /* the Ms that waited are gone */
+		nkernelwaits = nkernelsleeps = 0; /* the Ms that waited are gone */
 }
 
 void gmp_kernelwait_timers(void)
@@ -268,6 +280,46 @@ void gmp_kernelwait_timers(void)
 		return;
 	gmp_ready_list(getg()->m, list);
 	gosched();
+}
+
+static bool nothing_else_queued(void)
+{
+	struct m *mp = getg()->m;
+	struct p *pp = mp ? mp->p : NULL;
+	return pp && runqempty(pp) && load_acq(&sched.runqsize) == 0 && !gmp_rt_queued();
+}
+
+static int kernel_sleep(int64_t deadline)
+{
+	int64_t wake;
+	while (nothing_else_queued() && gmp_kernelwait_begin(&wake)) {
+		int64_t until = wake >= 0 && wake < deadline ? wake : deadline;
+		struct timespec ts = { until / 1000000000LL, until % 1000000000LL };
+		long r = gmp_syscall_intr(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, (long)&ts, 0, 0, 0);
+		bool recalled = gmp_kernelwait_end(wake);
+		getg()->m->p->ctr.ksleeps++;
+		if (recalled && r == -EINTR)
+			return -1;
+		if (r == -EINTR)
+			return EINTR;
+		if (until == deadline)
+			return 0;
+		gmp_kernelwait_timers();
+	}
+	return -1;
+}
+
+int gmp_kernelwait_sleep(int64_t deadline)
+{
+	if (deadline < 0 || gmp_deadline_is_realtime(deadline))
+		return -1;
+	if (__atomic_add_fetch(&nkernelsleeps, 1, __ATOMIC_ACQ_REL) > KERNEL_SLEEPS_MAX) {
+		__atomic_add_fetch(&nkernelsleeps, -1, __ATOMIC_ACQ_REL);
+		return -1;
+	}
+	int r = kernel_sleep(deadline);
+	__atomic_add_fetch(&nkernelsleeps, -1, __ATOMIC_ACQ_REL);
+	return r;
 }
 
 bool gmp_sys_own_tcb(long nr, const long a[6])

@@ -42,6 +42,11 @@ void kernelwait_fork(enum gmp_fork_phase phase);
  * every P: the one given up may be another M's now) before this G waits
  * again. */
 void gmp_kernelwait_timers(void);
+/* A sleep until a CLOCK_MONOTONIC deadline made as a kernel wait, when
+ * the G's P has nothing else queued: 0 at the deadline, EINTR when a
+ * handler of the program's ran or a cancellation came, -1 when it could
+ * not be or was asked back (the caller parks for the rest).  On a G. */
+int gmp_kernelwait_sleep(int64_t deadline);
 /* A raw system call that may block, made between entersyscall and
  * exitsyscall.  Returns the kernel's result (-errno on failure). */
 long gmp_blocking_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6);

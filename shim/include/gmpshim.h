@@ -36,6 +36,10 @@ struct gmpshim_stats {
 	                                freed, so also the most it ever had */
 	uint64_t wake_preemptions;   /* preemption requests made early, for a
 	                                thread woken while every P was busy */
+	uint64_t kernel_waits;       /* waits a thread made in the kernel, its P
+	                                given up: an event loop's epoll_wait on
+	                                its own epoll fd, a sleep */
+	uint64_t kernel_sleeps;      /* ... of them sleeps */
 };
 
 /* Exported by libgmpshim.so. */
