@@ -263,7 +263,7 @@ static enum ran ran_since_last_look(struct m *mp, int64_t now)
 	int64_t cpu = gmp_thread_cputime(mp->tid), wall = now - mp->lookwall, ran = cpu - mp->lookcpu;
 	enum ran r = RAN_LITTLE;
 	if (mp->lookwall != 0 && ran >= wall / 2)
-		r = ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
+		r = wall >= 4 * RAN_ALL_SLACK_NS && ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
 	mp->lookwall = now;
 	mp->lookcpu = cpu;
 	return r;
@@ -287,6 +287,16 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 		return PROBE_USER;
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
+	/* "running" from a thread that was off its CPU since the last look
+	 * may be one woken in the kernel for a moment (io_uring's task work)
+	 * or on its way into a call we never see, where a request would end
+	 * the call with EINTR (raw_block's io_uring_enter at one P: 1 run in
+	 * 10).  It is taken for user mode when the next look finds it there
+	 * too. */
+	bool confirmed = mp->userlook;
+	mp->userlook = what == PROBE_USER;
+	if (mp->userlook && !confirmed)
+		return PROBE_UNKNOWN;
 	if (what != PROBE_BLOCKED || !take || gmp_pc_in_shim((uintptr_t)a[8]))
 		return what;
 	/* From here to the last look the M is proven off its CPU: what it
