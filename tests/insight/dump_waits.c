@@ -6,10 +6,12 @@
  * -rdynamic and frame pointers so that every caller's name resolves.
  * With an argument N, N threads more wait on the condition variable too
  * (check-dump: a dump of more threads than it shows one by one). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gmpshim.h"
@@ -45,10 +47,17 @@ __attribute__((noinline)) void *blocked_in_read(void *arg)
 	return NULL;
 }
 
+/* An absolute CLOCK_REALTIME sleep, which always parks: a relative one by
+ * a thread with nothing else queued on its P may be a kernel wait, which
+ * a dump shows as a system call (docs/design.md, Event loops). */
 __attribute__((noinline)) void *blocked_in_sleep(void *arg)
 {
 	(void)arg;
-	sleep(1000);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 1000;
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &until, NULL) == EINTR)
+		;
 	return NULL;
 }
 
