@@ -4,7 +4,9 @@
 #define GMP_TEST_CHECK_H
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,21 @@ static inline long test_work(long n)
 	const char *s = getenv("GMP_TEST_WORK_SCALE");
 	long d = s ? atol(s) : 1;
 	return d > 1 ? n / d : n;
+}
+
+/* Sends sig to t every step_ms until *done, then joins t: the wait the
+ * signal is to interrupt may not have begun when the first one comes. */
+static inline void kick_until_done(pthread_t t, volatile int *done, int sig, long step_ms)
+{
+	struct timespec step = { step_ms / 1000, step_ms % 1000 * 1000000L };
+	for (int i = 0; !*done && i < 2000; i++) {
+		struct timespec left = step;
+		while (nanosleep(&left, &left) != 0)
+			;
+		if (!*done)
+			pthread_kill(t, sig);
+	}
+	pthread_join(t, NULL);
 }
 
 /* Burns CPU without a single call until *flag is set: a thread that only

@@ -194,12 +194,7 @@ static void interrupt(void *(*fn)(void *))
 	done = 0;
 	result_err = -1;
 	pthread_create(&target, NULL, fn, NULL);
-	for (int i = 0; !done && i < 2000; i++) {
-		ms(5);
-		if (!done)
-			pthread_kill(target, SIGUSR1);
-	}
-	pthread_join(target, NULL);
+	kick_until_done(target, &done, SIGUSR1, 5);
 }
 
 static void test_waits(void)

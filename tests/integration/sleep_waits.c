@@ -83,12 +83,7 @@ static void interrupt(void *(*fn)(void *))
 	rem_ok = 0;
 	pthread_t t;
 	pthread_create(&t, NULL, fn, NULL);
-	for (int i = 0; !done && i < 2000; i++) {
-		ms(10);
-		if (!done)
-			pthread_kill(t, SIGUSR1);
-	}
-	pthread_join(t, NULL);
+	kick_until_done(t, &done, SIGUSR1, 10);
 }
 
 static void *cancelled_sleeper(void *arg)
