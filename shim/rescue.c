@@ -254,7 +254,8 @@ static enum probe look(int tid, long a[9])
  * a CPU: one clock read, not three /proc calls.  A thread that ran most
  * of it is not asleep in a call worth rescuing yet; one that ran all of
  * it but the last few microseconds is in user mode but for a call it
- * entered just now. */
+ * entered just now (over 120 us at least: in a shorter window those
+ * microseconds are most of it). */
 enum ran { RAN_LITTLE, RAN_MOST, RAN_ALL };
 #define RAN_ALL_SLACK_NS 30000
 
@@ -283,8 +284,10 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	 * at every preemption, it took 2-3% of the process's CPU in
 	 * cpuclock_share_1p once slices were timed.) */
 	enum ran r = ran_since_last_look(mp, now);
-	if (r == RAN_ALL || (r == RAN_MOST && !sure))
+	if (r == RAN_ALL || (r == RAN_MOST && !sure)) {
+		mp->userlook = false;
 		return PROBE_USER;
+	}
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
 	/* "running" from a thread that was off its CPU since the last look
