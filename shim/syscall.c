@@ -32,6 +32,17 @@
 
 #define load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
+/* Where the calling function will be while the G is in the kernel: its
+ * return address, its caller's stack pointer and frame pointer.  A macro,
+ * for the frame of the function it is written in. */
+#define RECORD_SYSCALL_FRAME(gp)                                                                   \
+	do {                                                                                       \
+		uintptr_t *fp_ = __builtin_frame_address(0);                                       \
+		(gp)->syscallpc = (uintptr_t)__builtin_return_address(0);                          \
+		(gp)->syscallsp = (uintptr_t)__builtin_dwarf_cfa();                                \
+		(gp)->syscallbp = fp_[0];                                                          \
+	} while (0)
+
 /* Returns false when the G is already in a syscall (a call nested inside
  * another blocking call, or a G that is not running here at all): the
  * caller then makes its call without entering or leaving anything. */
@@ -53,10 +64,7 @@ bool entersyscall(void)
 	struct p *pp = mp->p;
 	/* Go's syscallpc/syscallsp: a dump unwinds a G blocked in the kernel
 	 * from here when the kernel's view of its M cannot be read. */
-	uintptr_t *fp = __builtin_frame_address(0);
-	gp->syscallpc = (uintptr_t)__builtin_return_address(0);
-	gp->syscallsp = (uintptr_t)__builtin_dwarf_cfa();
-	gp->syscallbp = fp[0];
+	RECORD_SYSCALL_FRAME(gp);
 	casgstatus(gp, G_RUNNING, G_SYSCALL);
 	pp->syscalltick++;
 	mp->oldp = pp;
@@ -239,6 +247,9 @@ bool gmp_kernelwait_begin(int64_t *wake)
 		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
 		return false;
 	}
+	/* entersyscall's frame is gone once this returns: the call is made
+	 * from our caller's, which a dump unwinds the G from. */
+	RECORD_SYSCALL_FRAME(gp);
 	__atomic_store_n(&gp->m->kwait, 1, __ATOMIC_RELEASE);
 	handoff_for_wait(gp->m->oldp);
 	return true;
