@@ -148,12 +148,18 @@ void exitsyscall(void)
 	mcall(exitsyscall0, NULL);
 }
 
+/* Gs wait to run on pp or anywhere (the global and realtime queues). */
+static bool work_queued(struct p *pp)
+{
+	return !runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued();
+}
+
 /* Finds a home for a P whose M is gone into the kernel (proc.go:
  * handoffp): an M to run its work, or, with spinner, a spinning M if
  * nobody is looking for work, or the idle list. */
 static void handoff(struct p *pp, bool spinner)
 {
-	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued()) {
+	if (work_queued(pp)) {
 		startm(pp, false);
 		return;
 	}
@@ -186,6 +192,15 @@ static void handoff(struct p *pp, bool spinner)
 void handoffp(struct p *pp)
 {
 	handoff(pp, true);
+}
+
+/* Takes one of max slots counted in *n; false if all are taken. */
+static bool take_slot(int32_t *n, int32_t max)
+{
+	if (__atomic_add_fetch(n, 1, __ATOMIC_ACQ_REL) <= max)
+		return true;
+	__atomic_add_fetch(n, -1, __ATOMIC_ACQ_REL);
+	return false;
 }
 
 /* How many Ms may sit in a kernel wait at once.  Each is a kernel thread
@@ -234,10 +249,8 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	 * handing the P and its work to another M costs one wake-up. */
 	if (gmp_newm_failing() || !gmp_sigmask_may_wait(gp->m))
 		return false;
-	if (__atomic_add_fetch(&nkernelwaits, 1, __ATOMIC_ACQ_REL) > KERNEL_WAITS_MAX) {
-		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+	if (!take_slot(&nkernelwaits, KERNEL_WAITS_MAX))
 		return false;
-	}
 	/* Idle Ps' timers are run by the M that watches them: whichever M
 	 * goes to sleep while nobody watches the earliest, this one too
 	 * (the P it gives up may hold it). */
@@ -297,7 +310,7 @@ static bool nothing_else_queued(void)
 {
 	struct m *mp = getg()->m;
 	struct p *pp = mp ? mp->p : NULL;
-	return pp && runqempty(pp) && load_acq(&sched.runqsize) == 0 && !gmp_rt_queued();
+	return pp && !work_queued(pp);
 }
 
 static int kernel_sleep(int64_t deadline)
@@ -324,10 +337,8 @@ int gmp_kernelwait_sleep(int64_t deadline)
 {
 	if (deadline < 0 || gmp_deadline_is_realtime(deadline))
 		return -1;
-	if (__atomic_add_fetch(&nkernelsleeps, 1, __ATOMIC_ACQ_REL) > KERNEL_SLEEPS_MAX) {
-		__atomic_add_fetch(&nkernelsleeps, -1, __ATOMIC_ACQ_REL);
+	if (!take_slot(&nkernelsleeps, KERNEL_SLEEPS_MAX))
 		return -1;
-	}
 	int r = kernel_sleep(deadline);
 	__atomic_add_fetch(&nkernelsleeps, -1, __ATOMIC_ACQ_REL);
 	return r;
