@@ -13,6 +13,7 @@ struct gmp_debug {
 	int noguardinstall; /* GMPDEBUG=guardinstall=0: stacks as on a kernel without MADV_GUARD_INSTALL */
 	int noprocreader;   /* GMPDEBUG=procreader=0: /proc looks on the caller, in the program's fd table */
 	int nortprio;       /* GMPDEBUG=rtprio=0: realtime policies kept and reported only, as before issue 19 */
+	int nodrainpark;    /* GMPDEBUG=drainpark=0: every blocking read tries the call before it parks */
 };
 extern struct gmp_debug gmp_debug;
 

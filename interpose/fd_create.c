@@ -3,6 +3,7 @@
  * M) and remember whether the program asked for it, which is all it ever
  * sees (fd_control.c). */
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -36,10 +37,20 @@ static uint32_t usernb(int flags)
 	return flags & NB ? PD_USERNB : 0;
 }
 
+/* TCP is a byte stream whose short read leaves it empty (shim/fdio.c);
+ * not so datagrams, SCTP's messages, or AF_UNIX streams, whose reads stop
+ * at passed fds and, under SO_PASSCRED, at each writer's data. */
+static uint32_t stream(int domain, int type, int protocol)
+{
+	bool tcp = (domain == AF_INET || domain == AF_INET6) && (protocol == 0 || protocol == IPPROTO_TCP);
+	return tcp && (type & 0xf) == SOCK_STREAM ? PD_STREAM : 0;
+}
+
 GMP_EXPORT int socket(int domain, int type, int protocol)
 {
 	gmp_ensure_init();
-	return (int)created(gmp_syscall(SYS_socket, domain, type | NB, protocol), PD_SOCKET | usernb(type));
+	return (int)created(gmp_syscall(SYS_socket, domain, type | NB, protocol),
+			    PD_SOCKET | stream(domain, type, protocol) | usernb(type));
 }
 
 GMP_EXPORT int socketpair(int domain, int type, int protocol, int sv[2])
@@ -58,7 +69,9 @@ GMP_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	long r = gmp_fd_syscall(fd, 'r', SYS_accept4, (long)addr, (long)len, flags | NB, 0, 0);
-	return (int)created(r, PD_SOCKET | usernb(flags));
+	struct polldesc *lpd = gmp_pd_lookup(fd);
+	uint32_t kind = lpd ? __atomic_load_n(&lpd->flags, __ATOMIC_ACQUIRE) & PD_STREAM : 0;
+	return (int)created(r, PD_SOCKET | kind | usernb(flags));
 }
 
 GMP_EXPORT int accept(int fd, struct sockaddr *addr, socklen_t *len)
@@ -72,8 +85,10 @@ GMP_EXPORT int pipe2(int fds[2], int flags)
 	gmp_ensure_init();
 	long r = gmp_syscall(SYS_pipe2, fds, flags | NB, 0);
 	if (r == 0) {
-		gmp_netpoll_open(fds[0], usernb(flags), true);
-		gmp_netpoll_open(fds[1], usernb(flags), true);
+		/* O_DIRECT: packets; O_NOTIFICATION_PIPE (O_EXCL): records. */
+		uint32_t kind = flags & (O_DIRECT | O_EXCL) ? 0 : PD_STREAM;
+		gmp_netpoll_open(fds[0], kind | usernb(flags), true);
+		gmp_netpoll_open(fds[1], kind | usernb(flags), true);
 	}
 	return (int)gmp_ret(r);
 }

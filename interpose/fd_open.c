@@ -19,7 +19,8 @@ static int opened(long fd, int flags)
 {
 	struct stat st;
 	if (fd >= 0 && gmp_syscall(SYS_fstat, fd, &st, 0) == 0 && S_ISFIFO(st.st_mode))
-		gmp_netpoll_open((int)fd, flags & O_NONBLOCK ? PD_USERNB : 0, flags & O_NONBLOCK);
+		gmp_netpoll_open((int)fd, (flags & O_NONBLOCK ? PD_USERNB : 0) | (flags & O_DIRECT ? 0 : PD_STREAM),
+				 flags & O_NONBLOCK);
 	return (int)gmp_ret(fd);
 }
 

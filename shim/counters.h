@@ -24,6 +24,7 @@ struct gmp_pcounters {
 	uint64_t netpollwakes; /* Gs readied by the netpoller */
 	uint64_t kwaits;       /* kernel waits (gmp_kernelwait_begin), counted at their end */
 	uint64_t ksleeps;      /* ... of them sleeps */
+	uint64_t drainparks;   /* reads of an emptied stream parked without the call (fdio.c) */
 	uint64_t park[GMP_NWAITREASON];   /* gopark, by wait reason */
 	uint64_t unpark[GMP_NWAITREASON]; /* resumed after a park, by reason */
 };

@@ -149,6 +149,9 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "procreader") == 0) {
 			if (parse_int("GMPDEBUG procreader", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.noprocreader = !v;
+		} else if (strcmp(item, "drainpark") == 0) {
+			if (parse_int("GMPDEBUG drainpark", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.nodrainpark = !v;
 		} else if (strcmp(item, "rtprio") == 0) {
 			if (parse_int("GMPDEBUG rtprio", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.nortprio = !v;

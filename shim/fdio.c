@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 
+#include "compat/debug.h"
 #include "cancel.h"
 #include "netpoll.h"
 #include "runtime.h"
@@ -30,6 +31,21 @@ static long thread_blocking(int fd, int mode, long nr, long a1, long a2, long a3
 	}
 }
 
+/* A read or a flagless recv of a byte stream that returned less than
+ * asked for left the stream empty (the kernel copies until it runs out):
+ * what comes next arrives after the read began and brings an edge, which
+ * bumps rgen past val, the value read before the call.  A reader that
+ * finds rgen still at that value can park without the read that would
+ * say EAGAIN: one system call less per request of a request-response
+ * connection.  An end of file or error is no data but a state a read
+ * reports once the data is gone; the poller clears PD_STREAM when an
+ * edge says so (netpoll.c), and a reader checks it after reading rgen. */
+static void note_drained(struct polldesc *pd, long nr, long n, long rflags, long r, uint32_t val)
+{
+	if (r > 0 && r < n && (nr == SYS_read || (nr == SYS_recvfrom && rflags == 0)))
+		__atomic_store_n(&pd->rdrained, val, __ATOMIC_RELAXED);
+}
+
 long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
@@ -46,12 +62,23 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	uint32_t *gen = mode == 'r' ? &pd->rgen : &pd->wgen;
 	int64_t timeout = mode == 'r' ? pd->rtimeout : pd->wtimeout;
 	int64_t deadline = timeout > 0 ? gmp_nanotime() + timeout : -1;
+	bool stream = mode == 'r' && (flags & (PD_STREAM | PD_FORKED)) == PD_STREAM && !gmp_debug.nodrainpark;
 	for (;;) {
 		uint32_t val = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
-		long r = flags & PD_FORKED ? gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5)
-					   : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
-		if (r != -EAGAIN)
+		long r;
+		if (stream && val == __atomic_load_n(&pd->rdrained, __ATOMIC_RELAXED) &&
+		    (__atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE) & PD_STREAM)) {
+			r = -EAGAIN;
+			gp->m->p->ctr.drainparks++;
+		} else {
+			r = flags & PD_FORKED ? gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5)
+					      : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+		}
+		if (r != -EAGAIN) {
+			if (stream)
+				note_drained(pd, nr, a2, a3, r, val);
 			return r;
+		}
 		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);
 		if (w == ETIMEDOUT)
 			return -EAGAIN; /* what SO_RCVTIMEO/SO_SNDTIMEO give */

@@ -127,6 +127,12 @@ static long epoll_add(int fd, struct polldesc *pd)
 	return r;
 }
 
+/* A descriptor (re)used for a new file starts as not known to be empty. */
+static void pd_undrain(struct polldesc *pd)
+{
+	__atomic_store_n(&pd->rdrained, __atomic_load_n(&pd->rgen, __ATOMIC_ACQUIRE) - 1, __ATOMIC_RELEASE);
+}
+
 static long setnb(int fd, bool on)
 {
 	long fl = sys(SYS_fcntl, fd, F_GETFL, 0, 0);
@@ -142,6 +148,7 @@ void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb)
 	if (ok) {
 		netpoll_init();
 		__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
+		pd_undrain(pd);
 		pd->rtimeout = pd->wtimeout = 0;
 		ok = epoll_add(fd, pd) == 0;
 	}
@@ -229,6 +236,7 @@ bool gmp_netpoll_dup(int oldfd, int newfd)
 		return false;
 	uint32_t flags = __atomic_load_n(&old->flags, __ATOMIC_ACQUIRE);
 	__atomic_add_fetch(&pd->fdseq, 1, __ATOMIC_ACQ_REL);
+	pd_undrain(pd);
 	if (epoll_add(newfd, pd) < 0)
 		return false;
 	pd->rtimeout = old->rtimeout;
@@ -351,6 +359,14 @@ struct g *gmp_netpoll(int64_t delay)
 		if (pd == NULL || __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE) != (uint32_t)(data >> 32))
 			continue; /* an fd closed since */
 		uint32_t e = evs[i].events;
+		/* After an end of file or an error a read that found no data
+		 * returns at once, and TCP urgent data stops a read short at its
+		 * mark with data behind it: a short read no longer says that
+		 * the next one would block (fdio.c).  Cleared before the bump,
+		 * so a reader that sees the bump sees this. */
+		if ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI)) &&
+		    (__atomic_load_n(&pd->flags, __ATOMIC_RELAXED) & PD_STREAM))
+			__atomic_and_fetch(&pd->flags, ~PD_STREAM, __ATOMIC_RELAXED);
 		bool r = e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI);
 		bool w = e & (EPOLLOUT | EPOLLHUP | EPOLLERR);
 		list = pd_wake(pd, r, w, list);

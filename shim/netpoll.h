@@ -24,6 +24,9 @@ struct polldesc {
 	uint32_t wgen;      /* ... writable */
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
+	uint32_t rdrained;  /* rgen as read before the last read that emptied the
+	                       stream (PD_STREAM): while rgen still holds it no
+	                       edge came since, so a read would say EAGAIN */
 	uint32_t flags;     /* PD_*, atomic */
 	uint32_t nwait[3];  /* Gs in gmp_netpoll_wait on rgen, wgen, evgen */
 	struct mutex wlock; /* guards waiters */
@@ -51,6 +54,7 @@ struct pollwaiter {
 #define PD_SOCKET 0x8
 #define PD_EPOLL 0x10   /* an epoll instance of the program's */
 #define PD_FORKED 0x20  /* open in a fork child too, which may exec and make it blocking */
+#define PD_STREAM 0x40  /* a byte stream (SOCK_STREAM, a pipe or FIFO): a short read emptied it */
 
 /* The descriptor of fd if it is registered, else NULL. */
 /* fd's descriptor slot, allocated on first use (NULL: fd out of range). */

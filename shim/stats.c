@@ -39,6 +39,7 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(netpollwakes);
 	F(kwaits);
 	F(ksleeps);
+	F(drainparks);
 	for (int i = 0; i < GMP_NWAITREASON; i++) {
 		F(park[i]);
 		F(unpark[i]);
@@ -74,6 +75,7 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.wake_preemptions = c.wakepreempts,
 		.kernel_waits = c.kwaits,
 		.kernel_sleeps = c.ksleeps,
+		.drained_read_parks = c.drainparks,
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -124,6 +126,7 @@ static void print_stats(void)
 	line(&ob, "netpoll wake-ups", c.netpollwakes);
 	line(&ob, "kernel waits", c.kwaits);
 	line(&ob, "  of them sleeps", c.ksleeps);
+	line(&ob, "drained-read parks", c.drainparks);
 	ob_str(&ob, "  parks / unparks by wait reason:\n");
 	for (int i = 1; i < GMP_NWAITREASON; i++) {
 		if (c.park[i] == 0 && c.unpark[i] == 0)

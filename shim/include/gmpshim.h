@@ -40,6 +40,9 @@ struct gmpshim_stats {
 	                                given up: an event loop's epoll_wait on
 	                                its own epoll fd, a sleep */
 	uint64_t kernel_sleeps;      /* ... of them sleeps */
+	uint64_t drained_read_parks; /* blocking reads of a byte stream that a
+	                                short read had emptied, parked without
+	                                the read that would say EAGAIN */
 };
 
 /* Exported by libgmpshim.so. */

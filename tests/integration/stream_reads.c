@@ -1,0 +1,381 @@
+/* Blocking reads after a short read.  Under the shim a read of a TCP
+ * stream or a pipe that returned less than it asked for marks the stream
+ * empty, and the next read parks without trying until the poller sees an
+ * edge (shim/fdio.c).  Each case here is one where the next read must
+ * return at once natively although no new edge comes, or one where data
+ * races with the read: an end of file or urgent data behind the data,
+ * record boundaries (datagrams, SEQPACKET, packet pipes, AF_UNIX streams
+ * that carry fds), and a stream written while it is read.  A read that
+ * parks when it should not hangs, so every case runs in a thread joined
+ * with a deadline. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define DEADLINE_S 20
+
+static void msleep(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+/* Runs fn in a thread; false if it is not done within DEADLINE_S (a read
+ * parked for an edge that never comes). */
+static int runs_to_end(void *(*fn)(void *), void *arg)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, fn, arg) != 0)
+		return 0;
+	struct timespec dl = deadline_in(CLOCK_REALTIME, DEADLINE_S * 1000000000L);
+	void *ret;
+	if (pthread_timedjoin_np(t, &ret, &dl) != 0) {
+		fprintf(stderr, "a case did not finish within %d s\n", DEADLINE_S);
+		printf("%-60s %s\n", "case finished", "FAILED");
+		fflush(stdout);
+		_exit(1);
+	}
+	return ret != NULL;
+}
+
+/* A connected pair of TCP sockets over loopback. */
+static void tcp_pair(int sv[2])
+{
+	int l = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 4) != 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &len) != 0)
+		abort();
+	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (connect(sv[0], (struct sockaddr *)&a, sizeof a) != 0)
+		abort();
+	sv[1] = accept(l, NULL, NULL);
+	if (sv[1] < 0)
+		abort();
+	int one = 1;
+	setsockopt(sv[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	setsockopt(sv[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	close(l);
+}
+
+static void put(int fd, const char *s)
+{
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		abort();
+}
+
+/* Reads twice with a large buffer: the first read is short, and the
+ * second must return what is already behind it.  want: the two results
+ * as "n/n" (a negative n is -errno). */
+struct twice {
+	int fd;
+	const char *want;
+};
+
+static void *read_twice(void *arg)
+{
+	struct twice *t = arg;
+	char b[256], got[32];
+	long r[2];
+	for (int i = 0; i < 2; i++) {
+		r[i] = read(t->fd, b, sizeof b);
+		if (r[i] < 0)
+			r[i] = -errno;
+	}
+	snprintf(got, sizeof got, "%ld/%ld", r[0], r[1]);
+	if (strcmp(got, t->want) != 0)
+		fprintf(stderr, "reads returned %s, want %s\n", got, t->want);
+	return strcmp(got, t->want) == 0 ? arg : NULL;
+}
+
+/* The bytes are there, with an end of file behind them, before the
+ * first read; the poller has seen their edges (another G waits on a pipe,
+ * so an idle M sits in the poller). */
+static int eof_behind_data(int rd, int wr)
+{
+	put(wr, "abc");
+	close(wr);
+	msleep(50);
+	struct twice t = { rd, "3/0" };
+	int ok = runs_to_end(read_twice, &t);
+	close(rd);
+	return ok;
+}
+
+static int records(int rd, int wr)
+{
+	put(wr, "one");
+	put(wr, "two");
+	msleep(50);
+	struct twice t = { rd, "3/3" };
+	int ok = runs_to_end(read_twice, &t);
+	close(rd);
+	close(wr);
+	return ok;
+}
+
+/* Urgent data: a read stops short at its mark with "cd" behind it (the
+ * urgent byte is out of band, not in the stream). */
+static int urgent(void)
+{
+	int sv[2];
+	tcp_pair(sv);
+	put(sv[0], "ab");
+	msleep(20);
+	if (send(sv[0], "X", 1, MSG_OOB) != 1)
+		abort();
+	msleep(20);
+	put(sv[0], "cd");
+	msleep(50);
+	struct twice t = { sv[1], "2/2" };
+	int ok = runs_to_end(read_twice, &t);
+	close(sv[0]);
+	close(sv[1]);
+	return ok;
+}
+
+/* An accepted socket is of its listener's type. */
+static int records_accepted(void)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	snprintf(a.sun_path, sizeof a.sun_path, "/tmp/gmp-stream-reads-%d", (int)getpid());
+	unlink(a.sun_path);
+	int l = socket(AF_UNIX, SOCK_SEQPACKET, 0), c = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (l < 0 || c < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0 ||
+	    connect(c, (struct sockaddr *)&a, sizeof a) != 0)
+		abort();
+	int s = accept(l, NULL, NULL);
+	if (s < 0)
+		abort();
+	close(l);
+	unlink(a.sun_path);
+	return records(s, c);
+}
+
+/* An AF_UNIX stream stops a read after data that carried fds. */
+static int unix_fds(void)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		abort();
+	int passed = dup(1);
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { "a", 1 };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &passed, sizeof(int));
+	if (sendmsg(sv[0], &mh, 0) != 1)
+		abort();
+	put(sv[0], "bc");
+	msleep(50);
+	struct twice t = { sv[1], "1/2" };
+	int ok = runs_to_end(read_twice, &t);
+	close(sv[0]);
+	close(sv[1]);
+	close(passed);
+	return ok;
+}
+
+/* Request and response, a short read each way every round trip: the
+ * next request always arrives after the read that emptied the stream. */
+#define ROUNDS 3000
+
+static void *echo_side(void *arg)
+{
+	int fd = *(int *)arg;
+	char b[4096];
+	for (;;) {
+		ssize_t n = read(fd, b, sizeof b);
+		if (n <= 0)
+			return n == 0 ? arg : NULL;
+		if (write(fd, b, (size_t)n) != n)
+			return NULL;
+	}
+}
+
+static void *ping_side(void *arg)
+{
+	int fd = *(int *)arg;
+	char b[4096], msg[64];
+	for (int i = 0; i < ROUNDS; i++) {
+		int len = snprintf(msg, sizeof msg, "request %d", i);
+		if (write(fd, msg, (size_t)len) != len)
+			return NULL;
+		int got = 0;
+		while (got < len) {
+			ssize_t n = read(fd, b + got, sizeof b - (size_t)got);
+			if (n <= 0)
+				return NULL;
+			got += (int)n;
+		}
+		if (got != len || memcmp(b, msg, (size_t)len) != 0)
+			return NULL;
+	}
+	shutdown(fd, SHUT_WR);
+	return arg;
+}
+
+static void *pingpong_case(void *arg)
+{
+	int *sv = arg;
+	pthread_t e;
+	void *eret;
+	pthread_create(&e, NULL, echo_side, &sv[1]);
+	int ok = ping_side(&sv[0]) != NULL;
+	pthread_join(e, &eret);
+	return ok && eret ? arg : NULL;
+}
+
+/* A writer that never waits for the reader: pieces of every size land
+ * while the reader's reads run, short ones among them. */
+#define STREAM_BYTES (8L << 20)
+
+struct streamed {
+	int fd;
+	unsigned long sum;
+	long bytes;
+};
+
+static void *stream_writer(void *arg)
+{
+	struct streamed *s = arg;
+	char b[3000];
+	unsigned long x = 1;
+	for (long sent = 0; sent < STREAM_BYTES;) {
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+		size_t n = 1 + (x >> 33) % sizeof b;
+		if (n > (size_t)(STREAM_BYTES - sent))
+			n = (size_t)(STREAM_BYTES - sent);
+		for (size_t i = 0; i < n; i++) {
+			b[i] = (char)(sent + (long)i);
+			s->sum += (unsigned char)b[i];
+		}
+		for (size_t off = 0; off < n;) {
+			ssize_t w = write(s->fd, b + off, n - off);
+			if (w <= 0)
+				return NULL;
+			off += (size_t)w;
+		}
+		sent += (long)n;
+		if ((x >> 20) % 8 == 0)
+			sched_yield();
+	}
+	close(s->fd);
+	return arg;
+}
+
+static void *stream_reader(void *arg)
+{
+	struct streamed *s = arg;
+	char b[1500];
+	for (;;) {
+		ssize_t n = read(s->fd, b, sizeof b);
+		if (n < 0)
+			return NULL;
+		if (n == 0)
+			return arg;
+		for (ssize_t i = 0; i < n; i++)
+			s->sum += (unsigned char)b[i];
+		s->bytes += n;
+	}
+}
+
+static void *streaming_case(void *arg)
+{
+	int *fds = arg;
+	struct streamed w = { fds[1], 0, 0 }, r = { fds[0], 0, 0 };
+	pthread_t t;
+	pthread_create(&t, NULL, stream_writer, &w);
+	void *rok = stream_reader(&r), *wok;
+	pthread_join(t, &wok);
+	close(fds[0]);
+	if (r.bytes != STREAM_BYTES || r.sum != w.sum)
+		fprintf(stderr, "read %ld bytes (sum %lu) of %ld (sum %lu)\n", r.bytes, r.sum, STREAM_BYTES, w.sum);
+	return rok && wok && r.bytes == STREAM_BYTES && r.sum == w.sum ? arg : NULL;
+}
+
+static int keeper[2];
+
+/* Parked on a pipe for the whole run: the poller is then worth asking,
+ * and edges are seen as they come, before the reads of the cases. */
+static void *keep_polling(void *arg)
+{
+	(void)arg;
+	char c;
+	return read(keeper[0], &c, 1) == 1 ? arg : NULL;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (pipe(keeper) != 0)
+		abort();
+	pthread_t k;
+	pthread_create(&k, NULL, keep_polling, NULL);
+	msleep(20);
+
+	int sv[2], p[2];
+	tcp_pair(sv);
+	CHECK(runs_to_end(pingpong_case, sv), "tcp: 3000 round trips, a short read each way");
+	close(sv[0]);
+	close(sv[1]);
+
+	tcp_pair(sv);
+	CHECK(runs_to_end(streaming_case, sv), "tcp: 8 MiB written in pieces while read");
+	if (pipe(p) != 0)
+		abort();
+	CHECK(runs_to_end(streaming_case, p), "pipe: 8 MiB written in pieces while read");
+
+	tcp_pair(sv);
+	CHECK(eof_behind_data(sv[1], sv[0]), "tcp: data then end of file, both there first");
+	if (pipe(p) != 0)
+		abort();
+	CHECK(eof_behind_data(p[0], p[1]), "pipe: data then end of file, both there first");
+	CHECK(urgent(), "tcp: a read stops at urgent data, the rest is there");
+
+	if (pipe2(p, O_DIRECT) != 0)
+		abort();
+	CHECK(records(p[0], p[1]), "packet pipe: two packets there, two reads");
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) != 0)
+		abort();
+	CHECK(records(sv[1], sv[0]), "unix seqpacket: two records there, two reads");
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) != 0)
+		abort();
+	CHECK(records(sv[1], sv[0]), "unix datagrams: two there, two reads");
+	int u[2];
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	u[0] = socket(AF_INET, SOCK_DGRAM, 0);
+	u[1] = socket(AF_INET, SOCK_DGRAM, 0);
+	if (bind(u[0], (struct sockaddr *)&a, sizeof a) != 0 || getsockname(u[0], (struct sockaddr *)&a, &len) != 0 ||
+	    connect(u[1], (struct sockaddr *)&a, sizeof a) != 0)
+		abort();
+	CHECK(records(u[0], u[1]), "udp: two datagrams there, two reads");
+	CHECK(unix_fds(), "unix stream: a read stops after passed fds, the rest is there");
+	CHECK(records_accepted(), "accepted unix seqpacket: two records there, two reads");
+
+	put(keeper[1], "x");
+	pthread_join(k, NULL);
+	struct gmpshim_stats st;
+	int parked = !under_shim() || (gmpshim_stats(&st) == 0 && st.size >= sizeof st && st.drained_read_parks > 0);
+	CHECK(parked && made_as_gs(10), "the threads were Gs, reads of emptied streams parked at once");
+	return failures != 0;
+}
