@@ -574,8 +574,13 @@ top:
 			return gp;
 	}
 	/* The network, before stealing: what it readies is ready now, and
-	 * a non-blocking epoll_wait is cheaper than a round of stealing. */
-	if (gmp_netpoll_waiters() > 0 && load_acq(&sched.lastpoll) != 0) {
+	 * a non-blocking epoll_wait is cheaper than a round of stealing.  Not
+	 * when every other P is idle: there is nothing to steal, and this M
+	 * is on its way to the blocking poll below, the same system call
+	 * (proc.go polls twice there, once per request of a lone
+	 * connection). */
+	if (gmp_netpoll_waiters() > 0 && load_acq(&sched.lastpoll) != 0 &&
+	    (int)load_acq(&sched.npidle) < sched.gomaxprocs - 1) {
 		struct g *list = gmp_netpoll(0);
 		if (list)
 			return netpoll_pick(list);
