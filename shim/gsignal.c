@@ -52,9 +52,15 @@ void gmp_sig_unblockable(int sig, bool on)
  * some thread takes is never held back by an idle M, and one that every
  * thread blocks (the sigwait pattern) is never taken by one. */
 static int32_t nblocking[64];
+/* The signals any G ever blocked: the only ones idle_mask, which every M
+ * computes each time it goes idle, need look at.  Never cleared, as a
+ * count that drops to 0 may rise again at once. */
+static uint64_t everblocked;
 
 void gmp_sigmask_count(uint64_t mask, int delta)
 {
+	if (delta > 0 && (mask & ~__atomic_load_n(&everblocked, __ATOMIC_RELAXED)))
+		__atomic_or_fetch(&everblocked, mask, __ATOMIC_RELAXED);
 	for (; mask; mask &= mask - 1)
 		__atomic_add_fetch(&nblocking[__builtin_ctzll(mask)], delta, __ATOMIC_RELAXED);
 }
@@ -63,9 +69,13 @@ static uint64_t idle_mask(void)
 {
 	int32_t live = __atomic_load_n(&sched.ngs, __ATOMIC_RELAXED);
 	uint64_t want = 0;
-	for (int i = 0; i < 64; i++)
-		if (live > 0 && __atomic_load_n(&nblocking[i], __ATOMIC_RELAXED) >= live)
+	if (live <= 0)
+		return 0;
+	for (uint64_t m = __atomic_load_n(&everblocked, __ATOMIC_RELAXED); m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		if (__atomic_load_n(&nblocking[i], __ATOMIC_RELAXED) >= live)
 			want |= 1ull << i;
+	}
 	return want & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 }
 
