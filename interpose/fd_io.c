@@ -85,10 +85,12 @@ GMP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 	return gmp_ret(writev_all(fd, SYS_writev, iov, n, NULL, 0));
 }
 
-/* MSG_DONTWAIT asks for this one call not to block: no parking. */
+/* MSG_DONTWAIT asks for this one call not to block, and reads of the
+ * error queue or of urgent data never do (they say EAGAIN when there is
+ * none): no parking. */
 static long rcall(int fd, long nr, int flags, long a1, long a2, long a3, long a4, long a5)
 {
-	if (flags & MSG_DONTWAIT)
+	if (flags & (MSG_DONTWAIT | MSG_ERRQUEUE | MSG_OOB))
 		return gmp_ret(gmp_syscall6(nr, fd, a1, a2, a3, a4, a5));
 	return gmp_ret(gmp_fd_syscall(fd, 'r', nr, a1, a2, a3, a4, a5));
 }

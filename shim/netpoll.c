@@ -171,8 +171,11 @@ void gmp_netpoll_setnb(int fd, bool usernb)
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	if (pd == NULL || (pd->flags & PD_EPOLL))
 		return;
-	uint32_t f = pd->flags & ~(PD_USERNB | PD_SETNB);
-	__atomic_store_n(&pd->flags, f | (usernb ? PD_USERNB : PD_SETNB), __ATOMIC_RELEASE);
+	/* A compare-and-swap: the poller may clear PD_STREAM meanwhile. */
+	uint32_t f = __atomic_load_n(&pd->flags, __ATOMIC_RELAXED), nf;
+	do
+		nf = (f & ~(PD_USERNB | PD_SETNB)) | (usernb ? PD_USERNB : PD_SETNB);
+	while (!__atomic_compare_exchange_n(&pd->flags, &f, nf, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 void gmp_netpoll_release(int fd)

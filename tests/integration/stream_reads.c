@@ -5,9 +5,9 @@
  * return at once natively although no new edge comes, or one where data
  * races with the read: an end of file or urgent data behind the data,
  * record boundaries (datagrams, SEQPACKET, packet pipes, AF_UNIX streams
- * that carry fds), and a stream written while it is read.  A read that
- * parks when it should not hangs, so every case runs in a thread joined
- * with a deadline. */
+ * that carry fds), and a stream written while it is read; and reads of
+ * the error queue, which never block.  A read that parks when it should
+ * not hangs, so every case runs in a thread joined with a deadline. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -144,6 +144,30 @@ static int urgent(void)
 	msleep(50);
 	struct twice t = { sv[1], "2/2" };
 	int ok = runs_to_end(read_twice, &t);
+	close(sv[0]);
+	close(sv[1]);
+	return ok;
+}
+
+/* Reads of the error queue never block: EAGAIN when it is empty, on a
+ * blocking socket too. */
+static void *errqueue_read(void *arg)
+{
+	int fd = *(int *)arg;
+	char b[16], c[64];
+	struct iovec iov = { b, sizeof b };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c, .msg_controllen = sizeof c };
+	ssize_t r = recvmsg(fd, &mh, MSG_ERRQUEUE);
+	if (r != -1 || errno != EAGAIN)
+		fprintf(stderr, "recvmsg(MSG_ERRQUEUE) returned %zd (errno %d), want EAGAIN\n", r, errno);
+	return r == -1 && errno == EAGAIN ? arg : NULL;
+}
+
+static int errqueue(void)
+{
+	int sv[2];
+	tcp_pair(sv);
+	int ok = runs_to_end(errqueue_read, &sv[1]);
 	close(sv[0]);
 	close(sv[1]);
 	return ok;
@@ -371,6 +395,7 @@ int main(void)
 	CHECK(records(u[0], u[1]), "udp: two datagrams there, two reads");
 	CHECK(unix_fds(), "unix stream: a read stops after passed fds, the rest is there");
 	CHECK(records_accepted(), "accepted unix seqpacket: two records there, two reads");
+	CHECK(errqueue(), "tcp: an empty error queue says EAGAIN, blocking socket or not");
 
 	put(keeper[1], "x");
 	pthread_join(k, NULL);
