@@ -103,30 +103,34 @@ static void *read_twice(void *arg)
 	return strcmp(got, t->want) == 0 ? arg : NULL;
 }
 
+/* Once what was sent is there and the poller has seen its edges
+ * (another G waits on a pipe, so an idle M sits in the poller), reads
+ * twice from rd; then closes rd and wr (if any). */
+static int settled_reads(int rd, int wr, const char *want)
+{
+	msleep(50);
+	struct twice t = { rd, want };
+	int ok = runs_to_end(read_twice, &t);
+	close(rd);
+	if (wr >= 0)
+		close(wr);
+	return ok;
+}
+
 /* The bytes are there, with an end of file behind them, before the
- * first read; the poller has seen their edges (another G waits on a pipe,
- * so an idle M sits in the poller). */
+ * first read. */
 static int eof_behind_data(int rd, int wr)
 {
 	put(wr, "abc");
 	close(wr);
-	msleep(50);
-	struct twice t = { rd, "3/0" };
-	int ok = runs_to_end(read_twice, &t);
-	close(rd);
-	return ok;
+	return settled_reads(rd, -1, "3/0");
 }
 
 static int records(int rd, int wr)
 {
 	put(wr, "one");
 	put(wr, "two");
-	msleep(50);
-	struct twice t = { rd, "3/3" };
-	int ok = runs_to_end(read_twice, &t);
-	close(rd);
-	close(wr);
-	return ok;
+	return settled_reads(rd, wr, "3/3");
 }
 
 /* Urgent data: a read stops short at its mark with "cd" behind it (the
@@ -141,12 +145,7 @@ static int urgent(void)
 		abort();
 	msleep(20);
 	put(sv[0], "cd");
-	msleep(50);
-	struct twice t = { sv[1], "2/2" };
-	int ok = runs_to_end(read_twice, &t);
-	close(sv[0]);
-	close(sv[1]);
-	return ok;
+	return settled_reads(sv[1], sv[0], "2/2");
 }
 
 /* Reads of the error queue never block: EAGAIN when it is empty, on a
@@ -209,11 +208,7 @@ static int unix_fds(void)
 	if (sendmsg(sv[0], &mh, 0) != 1)
 		abort();
 	put(sv[0], "bc");
-	msleep(50);
-	struct twice t = { sv[1], "1/2" };
-	int ok = runs_to_end(read_twice, &t);
-	close(sv[0]);
-	close(sv[1]);
+	int ok = settled_reads(sv[1], sv[0], "1/2");
 	close(passed);
 	return ok;
 }
