@@ -71,10 +71,12 @@ start_server() {
 # the launcher did) libgmpshim.so must be mapped in it, and its kernel
 # threads must fit what tests/integration/check.h allows: GOMAXPROCS + 6,
 # plus FOREIGN threads a library made behind pthread_create's back, plus
-# LOOPS event-loop threads, each of which may wait in its own epoll_wait in
-# the kernel on an M of its own, as natively (at most 8: docs/design.md,
-# Event loops).  Prints one line on stdout, the same in both modes when it
-# holds; returns 1 if not.
+# LOOPS threads that may each hold an M of their own in the kernel: event
+# loops waiting in their own epoll_wait, as natively (at most 8:
+# docs/design.md, Event loops), or threads in file reads that sysmon takes
+# the P from, handing it to another M (Ms are never freed, so the most that
+# were ever in such calls at once).  Prints one line on stdout, the same in
+# both modes when it holds; returns 1 if not.
 server_runs_as_gs() {
   local what=$1 min=$2 foreign=$(( ${3:-0} + ${4:-0} )) kt procs
   kt=$(ls "/proc/$server/task" | wc -l)
