@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "compat/debug.h"
@@ -31,8 +32,37 @@ static long thread_blocking(int fd, int mode, long nr, long a1, long a2, long a3
 	}
 }
 
-/* A read or a flagless recv of a byte stream that returned less than
- * asked for left the stream empty (the kernel copies until it runs out):
+/* What a read-like call on a stream asks for: read, readv, and recv and
+ * recvmsg without flags (a peek leaves the data there); -1 for others. */
+static long asked(long nr, long a1, long a2, long a3)
+{
+	const struct iovec *iov = NULL;
+	long n = 0, cnt = 0;
+	switch (nr) {
+	case SYS_read:
+		return a2;
+	case SYS_recvfrom:
+		return a3 == 0 ? a2 : -1;
+	case SYS_readv:
+		iov = (const struct iovec *)a1;
+		cnt = a2;
+		break;
+	case SYS_recvmsg:
+		if (a2 != 0)
+			return -1;
+		iov = ((const struct msghdr *)a1)->msg_iov;
+		cnt = (long)((const struct msghdr *)a1)->msg_iovlen;
+		break;
+	default:
+		return -1;
+	}
+	for (long i = 0; i < cnt; i++)
+		n += (long)iov[i].iov_len;
+	return n;
+}
+
+/* A read of a byte stream that returned less than asked for left the
+ * stream empty (the kernel copies until it runs out):
  * what comes next arrives after the read began and brings an edge, which
  * bumps rgen past val, the value read before the call.  A reader that
  * finds rgen still at that value can park without the read that would
@@ -40,9 +70,9 @@ static long thread_blocking(int fd, int mode, long nr, long a1, long a2, long a3
  * connection.  An end of file or error is no data but a state a read
  * reports once the data is gone; the poller clears PD_STREAM when an
  * edge says so (netpoll.c), and a reader checks it after reading rgen. */
-static void note_drained(struct polldesc *pd, long nr, long n, long rflags, long r, uint32_t val)
+static void note_drained(struct polldesc *pd, long nr, long a1, long a2, long a3, long r, uint32_t val)
 {
-	if (r > 0 && r < n && (nr == SYS_read || (nr == SYS_recvfrom && rflags == 0)))
+	if (r > 0 && r < asked(nr, a1, a2, a3))
 		__atomic_store_n(&pd->rdrained, val, __ATOMIC_RELAXED);
 }
 
@@ -76,7 +106,7 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		}
 		if (r != -EAGAIN) {
 			if (stream)
-				note_drained(pd, nr, a2, a3, r, val);
+				note_drained(pd, nr, a1, a2, a3, r, val);
 			return r;
 		}
 		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);
