@@ -62,9 +62,9 @@ static long asked(long nr, long a1, long a2, long a3)
 }
 
 /* A read of a byte stream that returned less than asked for left the
- * stream empty (the kernel copies until it runs out):
- * what comes next arrives after the read began and brings an edge, which
- * bumps rgen past val, the value read before the call.  A reader that
+ * stream empty (the kernel copies until it runs out): what comes next
+ * arrives after the read began and brings an edge, which bumps rgen past
+ * val, the value read before the call.  A reader that
  * finds rgen still at that value can park without the read that would
  * say EAGAIN: one system call less per request of a request-response
  * connection.  An end of file or error is no data but a state a read

@@ -194,12 +194,18 @@ void handoffp(struct p *pp)
 	handoff(pp, true);
 }
 
-/* Takes one of max slots counted in *n; false if all are taken. */
+static void put_slot(int32_t *n)
+{
+	__atomic_add_fetch(n, -1, __ATOMIC_ACQ_REL);
+}
+
+/* Takes one of max slots counted in *n (put_slot gives it back); false if
+ * all are taken. */
 static bool take_slot(int32_t *n, int32_t max)
 {
 	if (__atomic_add_fetch(n, 1, __ATOMIC_ACQ_REL) <= max)
 		return true;
-	__atomic_add_fetch(n, -1, __ATOMIC_ACQ_REL);
+	put_slot(n);
 	return false;
 }
 
@@ -257,7 +263,7 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	*wake = gmp_timers_watch(gmp_timers_next());
 	if (!entersyscall()) {
 		gmp_timers_unwatch(*wake);
-		__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+		put_slot(&nkernelwaits);
 		return false;
 	}
 	/* entersyscall's frame is gone once this returns: the call is made
@@ -273,7 +279,7 @@ bool gmp_kernelwait_end(int64_t wake)
 	bool recalled = __atomic_exchange_n(&getg()->m->kwait, 0, __ATOMIC_ACQ_REL) == 2;
 	gmp_timers_unwatch(wake);
 	exitsyscall();
-	__atomic_add_fetch(&nkernelwaits, -1, __ATOMIC_ACQ_REL);
+	put_slot(&nkernelwaits);
 	getg()->m->p->ctr.kwaits++; /* exitsyscall returns with a P */
 	return recalled;
 }
@@ -340,7 +346,7 @@ int gmp_kernelwait_sleep(int64_t deadline)
 	if (!take_slot(&nkernelsleeps, KERNEL_SLEEPS_MAX))
 		return -1;
 	int r = kernel_sleep(deadline);
-	__atomic_add_fetch(&nkernelsleeps, -1, __ATOMIC_ACQ_REL);
+	put_slot(&nkernelsleeps);
 	return r;
 }
 
