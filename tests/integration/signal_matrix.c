@@ -316,7 +316,8 @@ static int task_in(int tid, long nr, long a0)
 /* Waits (without parking main, whose parks the shim's counters would
  * count too) until the target is in its state: natively seen in /proc,
  * under the shim in the runtime's park counters, or in /proc for the
- * call the runtime makes in the kernel. */
+ * call the runtime makes in the kernel (a sleep with nothing else to run
+ * on its P is one: the runtime's clock_nanosleep on CLOCK_MONOTONIC). */
 static int in_state(enum state st, uint64_t before)
 {
 	for (int i = 0; i < 5000000; i++) {
@@ -333,7 +334,7 @@ static int in_state(enum state st, uint64_t before)
 			long a0 = st == S_MUTEX ? (long)&m : st == S_PIPE || st == S_KREAD ? pfd[0] : -1;
 			ok = task_in(shim ? 0 : tid, nr, a0);
 		} else {
-			ok = parks(st) > before;
+			ok = parks(st) > before || (st == S_SLEEP && task_in(0, SYS_clock_nanosleep, CLOCK_MONOTONIC));
 		}
 		if (ok)
 			return 1;
