@@ -59,19 +59,26 @@ static inline void gmp_cancel_async_point(void)
 	}
 }
 
+/* The scope of a cancellation point is also that of a blocking call for
+ * the signals: it notes how many handlers of the program's had run on the
+ * thread when the call began (gmp_sig_handled_in_call), and a handler's
+ * own blocking call nests inside. */
 struct gmp_cancelscope {
 	struct g *gp;
+	uint32_t outermark;
 };
 
 static inline struct gmp_cancelscope gmp_cancel_enter(void)
 {
 	struct g *gp = getg();
 	if (gp == NULL)
-		return (struct gmp_cancelscope){ NULL };
+		return (struct gmp_cancelscope){ NULL, 0 };
+	uint32_t outer = gp->callmark;
+	gp->callmark = gp->nhandled;
 	__atomic_add_fetch(&gp->cancelpoint, 1, __ATOMIC_SEQ_CST);
 	if (__builtin_expect(gmp_cancel_due(gmp_cancel_word(gp)), 0))
 		gmp_cancel_act();
-	return (struct gmp_cancelscope){ gp };
+	return (struct gmp_cancelscope){ gp, outer };
 }
 
 static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
@@ -82,6 +89,7 @@ static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
 		gmp_cancel_act();
 	/* Only the G itself writes its count: a plain store will do. */
 	__atomic_store_n(&s->gp->cancelpoint, s->gp->cancelpoint - 1, __ATOMIC_RELEASE);
+	s->gp->callmark = s->outermark;
 }
 
 #define GMP_CANCEL_POINT                                                                           \

@@ -465,11 +465,21 @@ void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_f
 	sig_send(self, gp, sig);
 }
 
+/* The waits a signal ends natively (a mutex, condition or join wait goes
+ * on after the handler, or returns as if woken spuriously). */
+static bool ends_for_signal(enum waitreason why)
+{
+	return why == WAIT_SLEEP || why == WAIT_IO_READ || why == WAIT_IO_WRITE || why == WAIT_SELECT ||
+	       why == WAIT_SEMA;
+}
+
 /* park_m, on g0, once gp is parked: a signal sent while it was on its way
- * to sleep found it still running; see to it now. */
+ * to sleep found it still running, or a handler ran earlier in the same
+ * blocking call; see to it now. */
 void gmp_sig_parked(struct m *mp, struct g *gp)
 {
-	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask)
+	if ((__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~gp->sigmask) ||
+	    (gmp_sig_handled_in_call(gp) && ends_for_signal(gp->waitreason)))
 		interrupt_parked(mp, gp);
 	else
 		gmp_cancel_parked(mp, gp);

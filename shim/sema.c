@@ -4,6 +4,7 @@
 #include "compat/debug.h"
 #include "foreign.h"
 #include "futex.h"
+#include "gsignal.h"
 #include "lock.h"
 #include "morph.h"
 #include "preempt.h"
@@ -146,6 +147,8 @@ static int park_locked(struct semroot *root, const void *addr, int64_t deadline,
 	gopark(unlock_root, root, why);
 	if (timed)
 		gmp_timer_del(&gp->timer);
+	if (gp->wakeup == EINTR)
+		gmp_sig_call_answered(gp); /* with the handler run as it resumed */
 	return gp->wakeup;
 }
 

@@ -253,7 +253,7 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	 * event loop is found only by the netpoller, which every idle M then
 	 * polls without blocking (0.2-0.9 extra calls a request measured);
 	 * handing the P and its work to another M costs one wake-up. */
-	if (gmp_newm_failing() || !gmp_sigmask_may_wait(gp->m))
+	if (gmp_newm_failing() || !gmp_sigmask_may_wait(gp->m) || gmp_sig_handled_in_call(gp))
 		return false;
 	if (!take_slot(&nkernelwaits, KERNEL_WAITS_MAX))
 		return false;
@@ -271,6 +271,13 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	RECORD_SYSCALL_FRAME(gp);
 	__atomic_store_n(&gp->m->kwait, 1, __ATOMIC_RELEASE);
 	handoff_for_wait(gp->m->oldp);
+	/* A handler that ran since (asked for by a sender that found the G
+	 * in this system call, before the kernel was entered) would not end
+	 * the wait: the park it falls back to does. */
+	if (__builtin_expect(gmp_sig_handled_in_call(gp), 0)) {
+		gmp_kernelwait_end(*wake);
+		return false;
+	}
 	return true;
 }
 
