@@ -155,6 +155,8 @@ struct g {
 	long sigcallnr;           /* ends for a handler without SA_RESTART (gsignal.c) */
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */
 	uint32_t callmark;        /* nhandled as its blocking call began, or a wait of it last said EINTR */
+	struct g *sigintrlink;    /* on sysmon's list of Gs whose wait a handler asked to interrupt, */
+	uint32_t sigintrqueued;   /* ... while this is 1 (sigwake.c) */
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
