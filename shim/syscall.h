@@ -27,7 +27,8 @@ void handoffp(struct p *pp);
  * netpoller round trip.  True: make the call, waking by *wake (the
  * earliest timer if this M is to watch it, ns monotonic, -1: none) at
  * the latest, then call gmp_kernelwait_end.  False: nothing entered, park
- * instead. */
+ * instead (also when a handler ran earlier in the program's call: the
+ * park ends with EINTR, gmp_sig_handled_in_call). */
 bool gmp_kernelwait_begin(int64_t *wake);
 /* After the call, with the *wake gmp_kernelwait_begin gave.  True if
  * the wait was asked back (gmp_kernelwait_recall): the G parks for the
