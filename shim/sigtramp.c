@@ -212,9 +212,13 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		return;
 	/* Run here.  On g0 the FS base may name a G running on another M:
 	 * the handler gets the M's own TLS instead, and the shim's calls it
-	 * makes see no G and act on this OS thread. */
+	 * makes see no G and act on this OS thread.  What it gives back is
+	 * the register's value, not m->curfs: execute writes the register
+	 * first, and a signal between the two writes put the last G's TCB
+	 * back under the next G (a SIGPROF on an M switching Gs, about 1 run
+	 * in 200 of tests/integration/signal_cputimer crashed so). */
 	struct m *mp = gmp_signal_g0(uc);
-	void *fs = mp ? mp->curfs : NULL;
+	void *fs = mp ? gmp_arch_tp() : NULL;
 	if (mp && fs != mp->owntcb)
 		gmp_arch_setfs(mp->owntcb);
 	call_handler(sig, si, uc);

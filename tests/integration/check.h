@@ -76,6 +76,16 @@ static inline void kick_until_done(pthread_t t, volatile int *done, int sig, lon
 	pthread_join(t, NULL);
 }
 
+/* Installs fn as sig's SA_SIGINFO handler, with flags and an empty mask. */
+static inline void handle_info(int sig, void (*fn)(int, siginfo_t *, void *), int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigaction(sig, &sa, NULL);
+}
+
 /* Burns CPU without a single call until *flag is set: a thread that only
  * preemption can take off its CPU. */
 static inline void spin_until(volatile int *flag)

@@ -97,11 +97,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	main_id = pthread_self();
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_prof;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigaction(SIGPROF, &sa, NULL);
+	handle_info(SIGPROF, on_prof, SA_RESTART);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_create(&ids[i], NULL, worker, NULL);
 	while (started < WORKERS)

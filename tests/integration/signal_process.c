@@ -70,11 +70,7 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	main_thread = pthread_self();
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_int;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGINT, &sa, NULL);
+	handle_info(SIGINT, on_int, 0);
 	pthread_t t[2];
 	pthread_create(&t[0], NULL, sender, NULL);
 	pthread_create(&t[1], NULL, spinner, NULL);

@@ -58,14 +58,10 @@ static void pause_ms(long ms)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sig;
-	sa.sa_flags = SA_SIGINFO;
 	sigset_t all;
 	sigemptyset(&all);
 	for (int i = 0; i < READERS; i++) {
-		sigaction(SIGRTMIN + i, &sa, NULL);
+		handle_info(SIGRTMIN + i, on_sig, 0);
 		sigaddset(&all, SIGRTMIN + i);
 	}
 	pthread_sigmask(SIG_BLOCK, &all, NULL); /* inherited by the readers */
