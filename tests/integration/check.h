@@ -4,6 +4,7 @@
 #define GMP_TEST_CHECK_H
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -74,6 +75,14 @@ static inline void kick_until_done(pthread_t t, volatile int *done, int sig, lon
 			pthread_kill(t, sig);
 	}
 	pthread_join(t, NULL);
+}
+
+/* Sleeps us microseconds in all: a handler's EINTR does not cut it short. */
+static inline void pause_us(long us)
+{
+	struct timespec ts = { us / 1000000, us % 1000000 * 1000 };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 /* Installs fn as sig's SA_SIGINFO handler, with flags and an empty mask. */

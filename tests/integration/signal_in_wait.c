@@ -171,13 +171,6 @@ static int target_in_call(void)
 	return n >= 0;
 }
 
-static void pause_us(long us)
-{
-	struct timespec ts = { us / 1000000, us % 1000000 * 1000 };
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
 /* One trial: 1 if the call ended with EINTR. */
 static int trial(enum call c, unsigned *seed)
 {

@@ -48,13 +48,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -76,8 +69,8 @@ int main(void)
 			pthread_create(&reader_id[i], NULL, reader, (void *)(long)i);
 		}
 		while (parked < READERS)
-			pause_ms(1);
-		pause_ms(20); /* into their reads */
+			pause_us(1000);
+		pause_us(20000); /* into their reads */
 		if (round == 0)
 			gs = threads_are_gs(kernel_threads(), READERS + 1);
 		for (int i = 0; i < READERS; i++)
@@ -89,7 +82,7 @@ int main(void)
 				n += result[i] != 0;
 			if (n == READERS)
 				break;
-			pause_ms(1);
+			pause_us(1000);
 		}
 		for (int i = 0; i < READERS; i++) {
 			if (result[i] == 0 && write(pfd[i][1], "x", 1) != 1)
