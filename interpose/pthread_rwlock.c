@@ -20,6 +20,9 @@
 
 #define RW(l) ((struct gmp_rwlock *)(l))
 #define WRITER 0x80000000u
+/* Readers beyond this many get EAGAIN; the headroom below WRITER is for
+ * readers that add themselves and then take themselves out again. */
+#define READERS_MAX 0x7fff0000u
 /* Wait-queue bit sets: readers and writers park on the same word, and a
  * wake-up picks one kind. */
 #define PARKED_READER 1u
@@ -34,31 +37,38 @@ static bool reader_may_enter(struct gmp_rwlock *rw, uint32_t s)
 	return true;
 }
 
+static void wake_freed(struct gmp_rwlock *rw, uint32_t s);
+
+/* A reader enters by adding itself first, as glibc's does: one atomic
+ * add, where a compare-and-swap loop fails again and again while the
+ * other readers' adds move the word (half the speed of NPTL with four
+ * readers on two CPUs).  A reader that may not enter takes itself out
+ * again, and while it was in, a writer's compare-and-swap from 0 failed
+ * and it may have parked: whoever brings the word to 0 wakes the next
+ * owner, as an unlock does. */
 static int tryrd(struct gmp_rwlock *rw)
 {
-	uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
-	while (reader_may_enter(rw, s)) {
-		if ((s & ~WRITER) == ~WRITER)
-			return EAGAIN; /* reader count overflow */
-		if (__atomic_compare_exchange_n(&rw->state, &s, s + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
-			return 0;
-	}
-	return EBUSY;
+	uint32_t s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
+	if (reader_may_enter(rw, s) && (s & ~WRITER) < READERS_MAX)
+		return 0;
+	if (__atomic_sub_fetch(&rw->state, 1, __ATOMIC_SEQ_CST) == 0)
+		wake_freed(rw, 0);
+	return (s & WRITER) || (s & ~WRITER) < READERS_MAX ? EBUSY : EAGAIN;
 }
 
 static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 {
-	/* The writer itself asking to read would wait for itself forever;
-	 * glibc reports it, as POSIX allows. */
-	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
-		return EDEADLK;
 	for (;;) {
-		gmp_cancel_async_point();
 		int err = tryrd(rw);
 		if (err != EBUSY)
 			return err;
+		/* The writer itself asking to read would wait for itself
+		 * forever; glibc reports it, as POSIX allows. */
+		if (rw->writer == gmp_self_tid() && (__atomic_load_n(&rw->state, __ATOMIC_ACQUIRE) & WRITER))
+			return EDEADLK;
+		gmp_cancel_async_point();
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
-		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_SEQ_CST);
 		err = reader_may_enter(rw, s) ? EAGAIN
 					       : gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
 		if (err != 0) /* woken: the waker uncounted us (unlock) */
@@ -86,7 +96,7 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 		if (trywr(rw) == 0)
 			return 0;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
-		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_SEQ_CST);
 		int err = s != 0 ? gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_WRITER) : EAGAIN;
 		if (err != 0) /* woken: the waker uncounted us (unlock) */
 			__atomic_sub_fetch(&rw->wwait, 1, __ATOMIC_ACQ_REL);
@@ -102,6 +112,30 @@ static int wake(struct gmp_rwlock *rw, uint32_t *waiting, int n, uint32_t kind)
 	if (woken)
 		__atomic_sub_fetch(waiting, (uint32_t)woken, __ATOMIC_ACQ_REL);
 	return woken;
+}
+
+/* The lock went free; s is the word before the unlock that freed it.
+ * Let in all parked readers or one writer: a writer when a writer left
+ * and writers are preferred or no reader waits, or when the last reader
+ * left; readers otherwise.  If the chosen kind has nobody parked any more
+ * (timed out), try the other.  The waker uncounts those it wakes: a woken
+ * G may wait a while for a P, and until then every unlock that frees the
+ * lock would look in the wait queue for nobody (two bucket locks each). */
+static void wake_freed(struct gmp_rwlock *rw, uint32_t s)
+{
+	/* Sequentially consistent, as is the decrement that freed the lock and
+	 * a waiter's count before it looks at the word: one of the two sees
+	 * the other. */
+	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_SEQ_CST) != 0;
+	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_SEQ_CST) != 0;
+	if (!readers && !writers)
+		return;
+	bool writer_first = writers && (!(s & WRITER) || !readers ||
+					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (!writer_first || wake(rw, &rw->wwait, 1, PARKED_WRITER) == 0)
+		if (wake(rw, &rw->rwait, 1 << 30, PARKED_READER) == 0 && !writer_first)
+			wake(rw, &rw->wwait, 1, PARKED_WRITER);
+	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 }
 
 #define SHARED_OR(l, call)                                                                         \
@@ -195,6 +229,7 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 	if (s == 0)
 		return 0; /* undefined; glibc returns 0 too (and leaves its lock broken: ours stays usable) */
+	uint32_t left;
 	if (s & WRITER) {
 		/* By a thread that is not the writer: undefined.  glibc takes it
 		 * for a reader's unlock, returns 0 and the lock stays
@@ -202,27 +237,14 @@ GMP_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 		if (rw->writer != gmp_self_tid())
 			return 0;
 		rw->writer = 0;
-		__atomic_store_n(&rw->state, 0, __ATOMIC_RELEASE);
-	} else if (__atomic_sub_fetch(&rw->state, 1, __ATOMIC_ACQ_REL) != 0) {
-		return 0; /* other readers still hold it */
+		/* Not a store of 0: readers that are taking themselves out
+		 * again (tryrd) count in the word. */
+		left = __atomic_sub_fetch(&rw->state, WRITER, __ATOMIC_SEQ_CST);
+	} else {
+		left = __atomic_sub_fetch(&rw->state, 1, __ATOMIC_SEQ_CST);
 	}
-	/* The lock is free.  Let in all parked readers or one writer: a
-	 * writer when a writer left and writers are preferred or no reader
-	 * waits, or when the last reader left; readers otherwise.  If the
-	 * chosen kind has nobody parked any more (timed out), try the other.
-	 * The waker uncounts those it wakes: a woken G may wait a while for
-	 * a P, and until then every unlock that frees the lock would look in
-	 * the wait queue for nobody (two bucket locks each). */
-	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_ACQUIRE) != 0;
-	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_ACQUIRE) != 0;
-	if (!readers && !writers)
-		return 0;
-	bool writer_first = writers && (!(s & WRITER) || !readers ||
-					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	if (!writer_first || wake(rw, &rw->wwait, 1, PARKED_WRITER) == 0)
-		if (wake(rw, &rw->rwait, 1 << 30, PARKED_READER) == 0 && !writer_first)
-			wake(rw, &rw->wwait, 1, PARKED_WRITER);
-	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
+	if (left == 0)
+		wake_freed(rw, s);
 	return 0;
 }
 
