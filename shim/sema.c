@@ -398,16 +398,10 @@ void gmp_notify_all(const void *addr, uint32_t *wait, uint32_t *notify)
 	if (__atomic_load_n(wait, __ATOMIC_ACQUIRE) == __atomic_load_n(notify, __ATOMIC_ACQUIRE))
 		return;
 	struct semroot *root = semroot(addr);
-	struct g *list = NULL, **tail = &list;
 	lock(&root->lock);
 	__atomic_store_n(notify, __atomic_load_n(wait, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
-	struct g *gp;
-	while ((gp = waitq_dequeue(root, addr))) {
-		*tail = gp;
-		tail = &gp->schedlink;
-	}
+	struct g *list = waitq_dequeue_all(root, addr);
 	unlock(&root->lock);
-	*tail = NULL;
 	gmp_semq_ready(gmp_morph(list));
 	gmp_rt_preempt_point();
 }
@@ -430,11 +424,13 @@ struct g *gmp_semq_collect(const void *addr, struct g *list)
 {
 	struct semroot *root = semroot(addr);
 	lock(&root->lock);
-	struct g *gp;
-	while ((gp = waitq_dequeue(root, addr))) {
+	struct g *gp = waitq_dequeue_all(root, addr);
+	unlock(&root->lock);
+	while (gp) {
+		struct g *next = gp->schedlink;
 		gp->schedlink = list;
 		list = gp;
+		gp = next;
 	}
-	unlock(&root->lock);
 	return list;
 }

@@ -45,6 +45,9 @@ void waitq_remove(struct semroot *root, struct g *gp);
  * (a walk over every address of the bucket). */
 struct g *waitq_find_head(struct semroot *root, bool (*match)(struct g *head, void *arg), void *arg);
 struct g *waitq_dequeue(struct semroot *root, const void *addr);
+/* Removes every waiter on addr at once: the oldest, the others linked
+ * through schedlink in FIFO order (NULL if none). */
+struct g *waitq_dequeue_all(struct semroot *root, const void *addr);
 /* Both buckets' locks, in address order (once if they are the same). */
 void waitq_lock2(struct semroot *a, struct semroot *b);
 void waitq_unlock2(struct semroot *a, struct semroot *b);

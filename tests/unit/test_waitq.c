@@ -1,6 +1,6 @@
 /* The address-keyed wait queues: FIFO per address, addresses sharing a
  * bucket kept apart (also once a bucket's chains have grown), removal from
- * any position. */
+ * any position, and of a whole queue at once. */
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -65,6 +65,36 @@ static void test_remove_any_position(void **state)
 	assert_ptr_equal(waitq_dequeue(root, a), &gs[3]);
 	assert_ptr_equal(waitq_dequeue(root, a), &gs[5]);
 	assert_null(waitq_dequeue(root, a));
+}
+
+/* All waiters on one address leave at once, in FIFO order, and the
+ * other address in the bucket keeps its queue (head, tail, order). */
+static void test_dequeue_all(void **state)
+{
+	const void *a, *b;
+	colliding(&a, &b);
+	struct semroot *root = semroot(a);
+	waitq_enqueue(root, b, &gs[0]);
+	waitq_enqueue(root, a, &gs[1]);
+	waitq_enqueue(root, a, &gs[2]);
+	waitq_enqueue(root, b, &gs[3]);
+	waitq_enqueue(root, a, &gs[4]);
+	struct g *all = waitq_dequeue_all(root, a);
+	assert_ptr_equal(all, &gs[1]);
+	assert_ptr_equal(all->schedlink, &gs[2]);
+	assert_ptr_equal(all->schedlink->schedlink, &gs[4]);
+	assert_null(gs[4].schedlink);
+	for (struct g *gp = all; gp; gp = gp->schedlink)
+		assert_null(gp->waitaddr);
+	assert_null(waitq_head(root, a));
+	assert_null(waitq_dequeue_all(root, a));
+	assert_int_equal(root->nheads, 1);
+	waitq_enqueue(root, b, &gs[5]);
+	assert_ptr_equal(waitq_dequeue(root, b), &gs[0]);
+	assert_ptr_equal(waitq_dequeue(root, b), &gs[3]);
+	assert_ptr_equal(waitq_dequeue(root, b), &gs[5]);
+	assert_null(waitq_dequeue(root, b));
+	assert_int_equal(root->nheads, 0);
 }
 
 /* Many addresses in one bucket: the chains grow under the queues, which
@@ -135,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_per_address),
 		cmocka_unit_test(test_remove_any_position),
+		cmocka_unit_test(test_dequeue_all),
 		cmocka_unit_test(test_many_addresses_one_bucket),
 		cmocka_unit_test(test_remove_middle_many),
 		cmocka_unit_test(test_empty),
