@@ -40,12 +40,11 @@ static bool reader_may_enter(struct gmp_rwlock *rw, uint32_t s)
 static void wake_freed(struct gmp_rwlock *rw, uint32_t s);
 
 /* A reader enters by adding itself first, as glibc's does: one atomic
- * add, where a compare-and-swap loop fails again and again while the
- * other readers' adds move the word (half the speed of NPTL with four
- * readers on two CPUs).  A reader that may not enter takes itself out
- * again, and while it was in, a writer's compare-and-swap from 0 failed
- * and it may have parked: whoever brings the word to 0 wakes the next
- * owner, as an unlock does. */
+ * add, where a compare-and-swap loop fails and retries whenever another
+ * reader's add moved the word first.  A reader that may not enter takes
+ * itself out again, and while it was in, a writer's compare-and-swap
+ * from 0 failed and it may have parked: whoever brings the word to 0
+ * wakes the next owner, as an unlock does. */
 static int tryrd(struct gmp_rwlock *rw)
 {
 	uint32_t s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
