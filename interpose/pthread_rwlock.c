@@ -37,7 +37,38 @@ static bool reader_may_enter(struct gmp_rwlock *rw, uint32_t s)
 	return true;
 }
 
-static void wake_freed(struct gmp_rwlock *rw, uint32_t s);
+/* Wakes up to n parked Gs of one kind and uncounts them from *waiting. */
+static int wake(struct gmp_rwlock *rw, uint32_t *waiting, int n, uint32_t kind)
+{
+	int woken = gmp_futexwake_bits(&rw->state, n, kind);
+	if (woken)
+		__atomic_sub_fetch(waiting, (uint32_t)woken, __ATOMIC_ACQ_REL);
+	return woken;
+}
+
+/* The lock went free; s is the word before the unlock that freed it.
+ * Let in all parked readers or one writer: a writer when a writer left
+ * and writers are preferred or no reader waits, or when the last reader
+ * left; readers otherwise.  If the chosen kind has nobody parked any more
+ * (timed out), try the other.  The waker uncounts those it wakes: a woken
+ * G may wait a while for a P, and until then every unlock that frees the
+ * lock would look in the wait queue for nobody (two bucket locks each). */
+static void wake_freed(struct gmp_rwlock *rw, uint32_t s)
+{
+	/* Sequentially consistent, as is the decrement that freed the lock and
+	 * a waiter's count before it looks at the word: one of the two sees
+	 * the other. */
+	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_SEQ_CST) != 0;
+	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_SEQ_CST) != 0;
+	if (!readers && !writers)
+		return;
+	bool writer_first = writers && (!(s & WRITER) || !readers ||
+					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	if (!writer_first || wake(rw, &rw->wwait, 1, PARKED_WRITER) == 0)
+		if (wake(rw, &rw->rwait, 1 << 30, PARKED_READER) == 0 && !writer_first)
+			wake(rw, &rw->wwait, 1, PARKED_WRITER);
+	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
+}
 
 /* A reader enters by adding itself first, as glibc's does: one atomic
  * add, where a compare-and-swap loop fails and retries whenever another
@@ -102,39 +133,6 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 		if (err == ETIMEDOUT)
 			return trywr(rw) == 0 ? 0 : ETIMEDOUT;
 	}
-}
-
-/* Wakes up to n parked Gs of one kind and uncounts them from *waiting. */
-static int wake(struct gmp_rwlock *rw, uint32_t *waiting, int n, uint32_t kind)
-{
-	int woken = gmp_futexwake_bits(&rw->state, n, kind);
-	if (woken)
-		__atomic_sub_fetch(waiting, (uint32_t)woken, __ATOMIC_ACQ_REL);
-	return woken;
-}
-
-/* The lock went free; s is the word before the unlock that freed it.
- * Let in all parked readers or one writer: a writer when a writer left
- * and writers are preferred or no reader waits, or when the last reader
- * left; readers otherwise.  If the chosen kind has nobody parked any more
- * (timed out), try the other.  The waker uncounts those it wakes: a woken
- * G may wait a while for a P, and until then every unlock that frees the
- * lock would look in the wait queue for nobody (two bucket locks each). */
-static void wake_freed(struct gmp_rwlock *rw, uint32_t s)
-{
-	/* Sequentially consistent, as is the decrement that freed the lock and
-	 * a waiter's count before it looks at the word: one of the two sees
-	 * the other. */
-	bool readers = __atomic_load_n(&rw->rwait, __ATOMIC_SEQ_CST) != 0;
-	bool writers = __atomic_load_n(&rw->wwait, __ATOMIC_SEQ_CST) != 0;
-	if (!readers && !writers)
-		return;
-	bool writer_first = writers && (!(s & WRITER) || !readers ||
-					 rw->flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	if (!writer_first || wake(rw, &rw->wwait, 1, PARKED_WRITER) == 0)
-		if (wake(rw, &rw->rwait, 1 << 30, PARKED_READER) == 0 && !writer_first)
-			wake(rw, &rw->wwait, 1, PARKED_WRITER);
-	gmp_rt_preempt_point(); /* a realtime waiter above us runs now */
 }
 
 #define SHARED_OR(l, call)                                                                         \

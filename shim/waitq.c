@@ -148,19 +148,32 @@ void waitq_enqueue(struct semroot *root, const void *addr, struct g *gp)
 	}
 }
 
+/* Takes head, and with it its address's queue, out of its hash chain. */
+static void chain_remove(struct semroot *root, struct g *head)
+{
+	*head->waitpprev = head->waitnext;
+	if (head->waitnext)
+		head->waitnext->waitpprev = head->waitpprev;
+	root->nheads--;
+}
+
+/* gp is on no queue any more. */
+static void clear_links(struct g *gp)
+{
+	gp->waitaddr = NULL;
+	gp->waitlink = gp->waitprev = gp->waitnext = gp->waittail = NULL;
+	gp->waitpprev = NULL;
+}
+
 void waitq_remove(struct semroot *root, struct g *gp)
 {
 	struct g *next = gp->waitlink;
 	if (gp->waitprev == NULL) {
 		/* The head: the next waiter takes its place in the chain. */
-		if (next) {
+		if (next)
 			take_head_place(gp, next);
-		} else {
-			*gp->waitpprev = gp->waitnext;
-			if (gp->waitnext)
-				gp->waitnext->waitpprev = gp->waitpprev;
-			root->nheads--;
-		}
+		else
+			chain_remove(root, gp);
 	} else {
 		gp->waitprev->waitlink = next;
 		if (next)
@@ -168,9 +181,7 @@ void waitq_remove(struct semroot *root, struct g *gp)
 		else
 			findhead(root, gp->waitaddr)->waittail = gp->waitprev;
 	}
-	gp->waitaddr = NULL;
-	gp->waitlink = gp->waitprev = gp->waitnext = gp->waittail = NULL;
-	gp->waitpprev = NULL;
+	clear_links(gp);
 }
 
 struct g *waitq_dequeue(struct semroot *root, const void *addr)
@@ -186,15 +197,10 @@ struct g *waitq_dequeue_all(struct semroot *root, const void *addr)
 	struct g *head = findhead(root, addr);
 	if (head == NULL)
 		return NULL;
-	*head->waitpprev = head->waitnext;
-	if (head->waitnext)
-		head->waitnext->waitpprev = head->waitpprev;
-	root->nheads--;
+	chain_remove(root, head);
 	for (struct g *gp = head; gp; gp = gp->schedlink) {
 		gp->schedlink = gp->waitlink;
-		gp->waitaddr = NULL;
-		gp->waitlink = gp->waitprev = gp->waitnext = gp->waittail = NULL;
-		gp->waitpprev = NULL;
+		clear_links(gp);
 	}
 	return head;
 }
