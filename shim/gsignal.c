@@ -20,6 +20,7 @@
 
 #include "arch.h"
 #include "cancel.h"
+#include "compat/debug.h"
 #include "gsignal.h"
 #include "rtsig.h"
 #include "runtime.h"
@@ -85,33 +86,66 @@ bool gmp_sigmask_may_wait(struct m *mp)
 	return held == 0 || (held & ~idle_mask()) == 0;
 }
 
-/* stopm, goexit0, the poller: the mask an M without a G runs with. */
+/* stopm, goexit0, the poller: the mask an M without a G runs with.  The
+ * caller has cleared mp->curg: the fence orders that before the counts
+ * are read, as gmp_sigmask_recheck orders its counts before it reads
+ * curg, so that either this M sees the new counts or the recheck sees
+ * this M idle and asks it. */
 void gmp_sigmask_idle(struct m *mp)
 {
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	uint64_t want = idle_mask();
 	if (want != mp->sigmask)
 		gmp_sigmask_setm(mp, want);
 }
 
 /* After the set of live Gs or their masks changed: once every G blocks a
- * signal that an M asleep without a G still takes, that M must stop
- * taking it.  Only the M itself can change its mask, so it is asked
- * through the runtime's signal, whose handler rewrites the mask that
- * rt_sigreturn will install. */
-static uint64_t idle_published;
-
+ * signal, no M may take it any more, before the change returns.  NPTL's
+ * pthread_sigmask is in force when it returns, and a process-directed
+ * signal that all threads block then stays pending (the sigwait
+ * pattern); an M that still took it would run its handler on no thread
+ * or, if the action is the default, end the process at once.  An M
+ * running a G has that G's mask, or is about to load it; an M asleep
+ * without a G can change its mask only itself, so it is asked through the
+ * runtime's signal, whose handler rewrites the mask rt_sigreturn will
+ * install, and the caller waits until it did.  A signal some G now
+ * unblocks, Ms let through when they next go idle. */
 void gmp_sigmask_recheck(void)
 {
-	uint64_t want = idle_mask(), was = __atomic_load_n(&idle_published, __ATOMIC_RELAXED);
-	if (want == was)
-		return;
-	__atomic_store_n(&idle_published, want, __ATOMIC_RELAXED);
-	if ((want & ~was) == 0)
-		return; /* only fewer blocked: Ms pick that up when they next go idle */
-	for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink)
-		if (__atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) == NULL && mp->tid != 0 &&
-		    (want & ~mp->sigmask) != 0)
-			gmp_sigsend(mp, SIGREQ_IDLEMASK);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	struct m *self = getg() ? getg()->m : NULL;
+	int64_t waited = 0, start = 0, resend = 0;
+	for (;;) {
+		uint64_t want = idle_mask();
+		bool behind = false, ask = waited >= resend;
+		if (want == 0)
+			return;
+		for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink) {
+			if (mp == self || mp->tid == 0 || __atomic_load_n(&mp->gone, __ATOMIC_ACQUIRE) ||
+			    (want & ~__atomic_load_n(&mp->sigmask, __ATOMIC_ACQUIRE)) == 0)
+				continue;
+			behind = true;
+			if (ask && __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) == NULL)
+				gmp_sigsend(mp, SIGREQ_IDLEMASK);
+		}
+		if (!behind)
+			return;
+		/* A request merges with one already pending: ask again now and
+		 * then rather than rely on the first. */
+		if (ask)
+			resend = waited + 1000000;
+		if (waited > 100000000) {
+			/* Only an M in a handler of the program's that blocks the
+			 * runtime's signal, for that long. */
+			gmp_unsupported("pthread_sigmask: an idle M did not take up a signal all threads block");
+			return;
+		}
+		gmp_syscall(SYS_sched_yield, 0, 0, 0);
+		int64_t now = gmp_nanotime();
+		if (start == 0)
+			start = now;
+		waited = now - start;
+	}
 }
 
 /* The M whose g0 stack a signal interrupted, if it did. */

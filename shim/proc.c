@@ -470,11 +470,11 @@ static void goexit0(struct g *gp, void *arg)
 	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_DEAD);
 	dropg(mp, gp);
+	/* The thread is gone, and so is its mask: a signal only it took must
+	 * not land on this M once a join has seen it gone. */
+	gmp_sigmask_idle(mp);
 	gmp_cpuclock_exit(gp);
 	gmp_exit_reap(mp, gp);
-	/* The thread is gone, and so is its mask: a signal only it took must
-	 * not land on this M now. */
-	gmp_sigmask_idle(mp);
 }
 
 void goexit(void)

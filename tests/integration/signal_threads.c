@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,53 @@ static void test_sigwait(void)
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
+/* Once no thread takes SIGTERM (its action is the default: the end of
+ * the process), a SIGTERM sent to the process stays pending for
+ * sigwaitinfo: from the moment the last thread's pthread_sigmask blocks
+ * it, or the last thread that took it has been joined.  Threads come and
+ * go in between, so that the runtime's threads that ran them are idle,
+ * with the mask they had then, when the signal is sent. */
+static void *nap(void *unblock)
+{
+	if (unblock) {
+		sigset_t s;
+		set_one(&s, SIGTERM);
+		pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+	}
+	nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+	return NULL;
+}
+
+static int blocked_by_all(bool by_exit, int rounds)
+{
+	sigset_t s, saved;
+	set_one(&s, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &s, &saved);
+	int got = 0;
+	for (int i = 0; i < rounds; i++) {
+		pthread_t t[3];
+		if (!by_exit)
+			pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+		for (int k = 0; k < 3; k++)
+			pthread_create(&t[k], NULL, nap, by_exit ? &t : NULL);
+		for (int k = 0; k < 3; k++)
+			pthread_join(t[k], NULL);
+		if (!by_exit)
+			pthread_sigmask(SIG_BLOCK, &s, NULL);
+		kill(getpid(), SIGTERM);
+		siginfo_t si;
+		got += sigwaitinfo(&s, &si) == SIGTERM;
+	}
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return got;
+}
+
+static void test_blocked_by_all(void)
+{
+	CHECK(blocked_by_all(false, 500) == 500, "SIGTERM sent right after the last pthread_sigmask blocks it waits");
+	CHECK(blocked_by_all(true, 500) == 500, "SIGTERM sent after the last thread taking it is joined waits");
+}
+
 /* --- alternate stacks --- */
 
 static __thread char *alt_lo;
@@ -364,6 +412,7 @@ int main(void)
 	test_waits();
 	test_inherit();
 	test_sigwait();
+	test_blocked_by_all();
 	test_altstack();
 	return failures != 0;
 }
