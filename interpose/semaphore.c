@@ -88,6 +88,8 @@ static int fail(int err)
 	return -1;
 }
 
+#define LIBC_EINTR(r) ((r) == -1 && errno == EINTR)
+
 /* A process-shared or named semaphore: glibc's, tried without syscall
  * state first, then waited for with the M in a syscall.  errno is the
  * G's own (its TLS), so it survives exitsyscall. */
@@ -97,7 +99,7 @@ static int kernel_wait(sem_t *s, clockid_t clk, const struct timespec *abstime)
 		return 0;
 	if (errno != EAGAIN)
 		return -1;
-	return GMP_BLOCKING_CALL(abstime ? GMP_REAL(sem_clockwait)(s, clk, abstime) : GMP_REAL(sem_wait)(s));
+	return GMP_BLOCKING_WAIT(abstime ? GMP_REAL(sem_clockwait)(s, clk, abstime) : GMP_REAL(sem_wait)(s), LIBC_EINTR);
 }
 
 GMP_EXPORT int sem_wait(sem_t *s)

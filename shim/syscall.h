@@ -99,4 +99,22 @@ static inline struct p *gmp_getp(void)
 		gmp_r_;                                                                            \
 	})
 
+/* A library wait that ends with EINTR for any signal, not only for one
+ * with a handler of the program's (liburing's waits, glibc's sem_wait on
+ * a shared semaphore), made as GMP_BLOCKING_CALL.  The runtime's own
+ * signal, sent while the G still ran (a preemption), may be taken only
+ * as the G enters that wait; natively it would have gone on, so it goes
+ * on: made again while no handler of the program's ran since it began.
+ * interrupted(r): whether result r is that EINTR. */
+#define GMP_BLOCKING_WAIT(call, interrupted)                                                      \
+	({                                                                                         \
+		struct g *gmp_g_ = getg();                                                         \
+		uint32_t gmp_mark_ = gmp_g_ ? gmp_g_->nhandled : 0;                                \
+		__typeof__(call) gmp_w_;                                                           \
+		do                                                                                 \
+			gmp_w_ = GMP_BLOCKING_CALL(call);                                          \
+		while (interrupted(gmp_w_) && gmp_g_ && gmp_g_->nhandled == gmp_mark_);            \
+		gmp_w_;                                                                            \
+	})
+
 #endif

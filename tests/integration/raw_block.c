@@ -1,10 +1,12 @@
-/* Threads asleep in system calls the shim never sees while the others must
- * go on: one in a `syscall` instruction of its own (a static library's, a
- * hand-written one) reading a pipe, one in liburing's io_uring_enter wait
- * (liburing makes its system calls inline, not through libc).  At one P,
- * a P kept by either call would stop every other thread for as long as it
- * lasts; at two Ps, half the process.  Neither call may see EINTR: the
- * runtime takes the P without interrupting it.
+/* Threads asleep in system calls while the others must go on: one in a
+ * `syscall` instruction of its own (a static library's, a hand-written
+ * one) reading a pipe, which the shim never sees, one in liburing's
+ * io_uring_enter wait (liburing makes its system calls inline, not through
+ * libc; the shim interposes liburing.so's waits).  At one P, a P kept by
+ * either call would stop every other thread for as long as it lasts; at
+ * two Ps, half the process.  Neither call may see EINTR: the runtime
+ * takes the P without interrupting the first, and io_uring ends a wait
+ * for any signal, the runtime's too.
  *
  * The pipes are made with the raw system call too: such code uses its own
  * descriptors (a pipe the program made through libc is non-blocking
