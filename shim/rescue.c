@@ -255,9 +255,11 @@ static enum probe look(int tid, long a[9])
  * of it is not asleep in a call worth rescuing yet; one that ran all of
  * it but the last few microseconds is in user mode but for a call it
  * entered just now (over 120 us at least: in a shorter window those
- * microseconds are most of it). */
-enum ran { RAN_LITTLE, RAN_MOST, RAN_ALL };
+ * microseconds are most of it); one that ran an eighth of it or more
+ * computes, if only between other threads on a busy machine. */
+enum ran { RAN_LITTLE, RAN_SOME, RAN_MOST, RAN_ALL };
 #define RAN_ALL_SLACK_NS 30000
+#define PROCLOOK_EVERY_NS 1000000LL
 
 static enum ran ran_since_last_look(struct m *mp, int64_t now)
 {
@@ -265,6 +267,8 @@ static enum ran ran_since_last_look(struct m *mp, int64_t now)
 	enum ran r = RAN_LITTLE;
 	if (mp->lookwall != 0 && ran >= wall / 2)
 		r = wall >= 4 * RAN_ALL_SLACK_NS && ran >= wall - RAN_ALL_SLACK_NS ? RAN_ALL : RAN_MOST;
+	else if (mp->lookwall != 0 && ran >= wall / 8)
+		r = RAN_SOME;
 	mp->lookwall = now;
 	mp->lookcpu = cpu;
 	return r;
@@ -279,15 +283,33 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	if (mp == NULL || mp->tid == 0)
 		return PROBE_UNKNOWN;
 	/* Sure that its slice is up, sysmon preempts only a thread in user
-	 * mode, lest a call we never saw end in EINTR: the /proc read is for
-	 * one that was off its CPU at some point since the last look.  (Read
-	 * at every preemption, it took 2-3% of the process's CPU in
-	 * cpuclock_share_1p once slices were timed.) */
+	 * mode, lest a call we never saw end in EINTR. */
 	enum ran r = ran_since_last_look(mp, now);
 	if (r == RAN_ALL || (r == RAN_MOST && !sure)) {
 		mp->userlook = false;
 		return PROBE_USER;
 	}
+	/* One that computed a good part of the time since the last look: if
+	 * its clock still moves, it is on a CPU, in user mode or in a call
+	 * that has not gone to sleep, which is all a /proc look would tell
+	 * ("running").  Off its CPU it is runnable behind other threads, or
+	 * asleep since just now: a request would wait for it either way, and
+	 * the next look decides.  A /proc look at each of these (a hand-off
+	 * to the reader thread and back) cost sysmon and the reader 7% of the
+	 * process's CPU while four threads computed at two Ps, 14% with two
+	 * other processes computing beside it (tests/integration/cpuclock_share). */
+	if (sure && r != RAN_LITTLE) {
+		bool confirmed = mp->userlook;
+		mp->userlook = gmp_thread_cputime(mp->tid) != mp->lookcpu;
+		return mp->userlook && confirmed ? PROBE_USER : PROBE_UNKNOWN;
+	}
+	/* Asleep or off its CPU most of the time since.  On a busy machine
+	 * sysmon finds a runnable M so at each of its rounds until the M gets
+	 * a CPU back, and a thread asleep in a call the same: one /proc look
+	 * per M per millisecond at most, as for a P with no slice timed. */
+	if (now - mp->proclook < PROCLOOK_EVERY_NS)
+		return PROBE_UNKNOWN;
+	mp->proclook = now;
 	long a[9], again[9];
 	enum probe what = look(mp->tid, a);
 	/* "running" from a thread that was off its CPU since the last look

@@ -281,7 +281,8 @@ struct m {
 	uintptr_t stolenpc, stolensp; /* where the call it slept in was made */
 	int64_t rescuelook;       /* sysmon's last look at it running without a P */
 	int64_t lookwall, lookcpu; /* sysmon's last look at its P: when, and its CPU time then */
-	bool userlook;            /* that look's /proc read found it running */
+	int64_t proclook;         /* sysmon's last /proc read of its state */
+	bool userlook;            /* that read found it running */
 	uint32_t kwait;           /* 1: in a kernel wait (gmp_kernelwait_begin), 2: asked back */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
