@@ -292,9 +292,10 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	/* One that computed a good part of the time since the last look: if
 	 * its clock still moves, it is on a CPU, in user mode or in a call
 	 * that has not gone to sleep, which is all a /proc look would tell
-	 * ("running").  Off its CPU it is runnable behind other threads, or
-	 * asleep since just now: a request would wait for it either way, and
-	 * the next look decides.  A /proc look at each of these (a hand-off
+	 * ("running"); believed, as that, when the previous look saw it so
+	 * too.  Off its CPU it is runnable behind other threads, or asleep
+	 * since just now: a request would wait for it either way, and the
+	 * next look decides.  A /proc look at each of these (a hand-off
 	 * to the reader thread and back) cost sysmon and the reader 7% of the
 	 * process's CPU while four threads computed at two Ps, 14% with two
 	 * other processes computing beside it (tests/integration/cpuclock_share). */
