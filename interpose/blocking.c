@@ -23,6 +23,7 @@
 #include "libc.h"
 #include "shim/cancel.h"
 #include "shim/netpoll.h"
+#include "shim/proc.h"
 #include "shim/syscall.h"
 
 #define BLOCKING(nr, ...) gmp_ret(gmp_blocking_syscall6((nr), __VA_ARGS__))
@@ -79,10 +80,16 @@ GMP_EXPORT int lockf(int fd, int cmd, off_t len)
 }
 GMP_EXPORT int lockf64(int fd, int cmd, off_t len) __attribute__((alias("lockf")));
 
+/* A G that forked runs on the M that did until it has waited for its
+ * children (shim/proc.c: the kernel's parent is that M's thread). */
 GMP_EXPORT pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
 {
 	GMP_CANCEL_POINT;
-	return (pid_t)BLOCKING(SYS_wait4, pid, (long)status, options, (long)ru, 0, 0);
+	int st = 0, *sp = status ? status : &st;
+	pid_t r = (pid_t)BLOCKING(SYS_wait4, pid, (long)sp, options, (long)ru, 0, 0);
+	if (r > 0 || (r < 0 && errno == ECHILD))
+		gmp_children_waited(r > 0 && (WIFEXITED(*sp) || WIFSIGNALED(*sp)), r < 0);
+	return r;
 }
 
 GMP_EXPORT pid_t waitpid(pid_t pid, int *status, int options)
@@ -106,7 +113,12 @@ GMP_EXPORT pid_t wait3(int *status, int options, struct rusage *ru)
 GMP_EXPORT int waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 {
 	GMP_CANCEL_POINT;
-	return (int)BLOCKING(SYS_waitid, type, id, (long)info, options, 0, 0);
+	siginfo_t si = { 0 }, *ip = info ? info : &si;
+	int r = (int)BLOCKING(SYS_waitid, type, id, (long)ip, options, 0, 0);
+	bool gone = ip->si_code == CLD_EXITED || ip->si_code == CLD_KILLED || ip->si_code == CLD_DUMPED;
+	if ((r == 0 && ip->si_pid != 0) || (r < 0 && errno == ECHILD))
+		gmp_children_waited(r == 0 && gone && !(options & WNOWAIT), r < 0);
+	return r;
 }
 
 GMP_EXPORT int msgsnd(int id, const void *msg, size_t n, int flags)

@@ -1,11 +1,13 @@
 /* ptrace is per kernel thread: the tracer is the thread that attached, or
  * for PTRACE_TRACEME the thread that forked the tracee, and requests from
  * any other thread of the process fail with ESRCH.  A G runs on whichever
- * M holds its P when it resumes, so a tracer's requests after its first
- * park come from another kernel thread: gdb under the shim cannot run a
- * program ("Couldn't get registers: No such process").  Keeping such a G
- * on its M (Go's LockOSThread) is not done (docs/compat.md); the failure
- * stays the kernel's ESRCH, named under GMPDEBUG=verbose=1. */
+ * M holds its P when it resumes, so a G that has become a tracer is
+ * locked to its M (shim/proc.c: gmp_lockosthread); a G that forks is
+ * locked until it has waited for its children, which covers
+ * PTRACE_TRACEME.  A tracer's requests that still fail with ESRCH (its
+ * children were reaped by another thread, or it forked through
+ * posix_spawn, whose child's parent is whatever M ran it) are named under
+ * GMPDEBUG=verbose=1. */
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/ptrace.h>
@@ -15,6 +17,7 @@
 #include "compat/debug.h"
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/proc.h"
 #include "shim/sys.h"
 
 GMP_EXPORT long ptrace(enum __ptrace_request req, ...)
@@ -24,7 +27,16 @@ GMP_EXPORT long ptrace(enum __ptrace_request req, ...)
 	pid_t pid = va_arg(ap, pid_t);
 	void *addr = va_arg(ap, void *), *data = va_arg(ap, void *);
 	va_end(ap);
+	int saved = errno;
+	errno = 0;
 	long r = GMP_REAL(ptrace)(req, pid, addr, data);
+	/* Peeks return the word read, which may be -1: errno tells. */
+	if (errno == 0) {
+		errno = saved;
+		if (req != PTRACE_TRACEME)
+			gmp_lockosthread(GLOCK_TRACER);
+		return r;
+	}
 	/* A tracee that exists, traced by another thread of ours. */
 	if (r == -1 && errno == ESRCH && req != PTRACE_TRACEME && gmp_syscall(SYS_kill, pid, 0, 0) == 0)
 		gmp_unsupported("ptrace: the tracer is the kernel thread that attached; this thread has moved off it");

@@ -470,6 +470,14 @@ static void goexit0(struct g *gp, void *arg)
 	struct m *mp = gp->m;
 	casgstatus(gp, G_RUNNING, G_DEAD);
 	dropg(mp, gp);
+	/* A locked G's M goes back to running any G: what the kernel keeps
+	 * for that thread (a tracee, a child's parent) stays with the M. */
+	if (mp->lockedg == gp) {
+		mp->lockedg = NULL;
+		gp->lockedm = NULL;
+		gp->lockreasons = 0;
+	}
+	gp->nchildren = 0;
 	/* The thread is gone, and so is its mask: a signal only it took must
 	 * not land on this M once a join has seen it gone. */
 	gmp_sigmask_idle(mp);
@@ -757,11 +765,101 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	g0_after_switch(mp, gp);
 }
 
+/* --- Gs locked to their M (proc.go: LockOSThread) ---
+ * The kernel keeps some state per thread, not per process: ptrace's
+ * tracer is the thread that attached, or that forked a PTRACE_TRACEME
+ * child, and requests from any other thread fail.  A G that made such
+ * state runs from then on only on the M that made it, and that M runs
+ * no other G: when the G waits, the M gives its P away and sleeps; the M
+ * that finds the G runnable hands it the G and its own P. */
+
+/* mp's G is locked to it and not running: gives up the P, sleeps until an
+ * M that found the G runnable hands over a P for it (proc.go:
+ * stoplockedm).  Not on the idle list: startm never picks it. */
+static void stoplockedm(struct m *mp)
+{
+	if (mp->p)
+		handoffp(releasep(mp));
+	if (mp->curfs != mp->owntcb) {
+		gmp_arch_setfs(mp->owntcb);
+		mp->curfs = mp->owntcb;
+	}
+	gmp_sigmask_idle(mp);
+	gmp_cpuclock_sleep(mp);
+	notesleep(&mp->park);
+	gmp_cpuclock_wake(mp, 0);
+	noteclear(&mp->park);
+	acquirep(mp, mp->nextp);
+	mp->nextp = NULL;
+}
+
+/* gp, runnable and off every queue, is locked to another M: gives that M
+ * this M's P to run it, and parks this M (proc.go: startlockedm). */
+static void startlockedm(struct m *mp, struct g *gp)
+{
+	struct m *lm = gp->lockedm;
+	lm->nextp = releasep(mp);
+	notewakeup(&lm->park);
+	if (!stopm(mp, -1))
+		gmp_throw("startlockedm: woke without a P");
+}
+
+/* The running G stays on its M from now on, for reason (GLOCK_*).  The
+ * caller is on the G, in the shim's code, where it is never preempted. */
+void gmp_lockosthread(uint32_t reason)
+{
+	struct g *gp = getg();
+	if (gp == NULL || (gp->flags & G_FOREIGN) || gp->m == NULL)
+		return;
+	if (gp->lockreasons == 0) {
+		gp->lockedm = gp->m;
+		gp->m->lockedg = gp;
+	}
+	gp->lockreasons |= reason;
+}
+
+void gmp_unlockosthread(uint32_t reason)
+{
+	struct g *gp = getg();
+	if (gp == NULL || !(gp->lockreasons & reason))
+		return;
+	gp->lockreasons &= ~reason;
+	if (gp->lockreasons == 0) {
+		gp->m->lockedg = NULL;
+		gp->lockedm = NULL;
+	}
+}
+
+/* A wait of the running G's for its children ended: reaped, one child is
+ * gone; none, it has none left (ECHILD).  With none left the G no longer
+ * needs the M that forked them. */
+void gmp_children_waited(bool reaped, bool none)
+{
+	struct g *gp = getg();
+	if (gp == NULL)
+		return;
+	if (reaped && gp->nchildren > 0)
+		gp->nchildren--;
+	if (none)
+		gp->nchildren = 0;
+	if (gp->nchildren == 0)
+		gmp_unlockosthread(GLOCK_CHILDREN);
+}
+
 /* One round of scheduling, on g0 (proc.go: schedule).  Never returns. */
 void schedule(void)
 {
 	struct m *mp = g0_getm();
 	for (;;) {
+		/* The G locked to this M parked, yielded or was preempted: this
+		 * M runs nothing else, so it waits until the G is runnable. */
+		if (mp->lockedg) {
+			if (!mp->lockedready)
+				stoplockedm(mp);
+			mp->lockedready = false;
+			execute(mp, mp->lockedg, false);
+			continue;
+		}
 		checktimers(mp);
 		struct p *pp = mp->p;
 		struct g *gp = NULL;
@@ -781,6 +879,10 @@ void schedule(void)
 			gp = findrunnable(mp, &inherit);
 		if (mp->spinning)
 			resetspinning(mp);
+		if (gp->lockedm) {
+			startlockedm(mp, gp);
+			continue;
+		}
 		execute(mp, gp, inherit);
 	}
 }
@@ -872,11 +974,24 @@ void sched_fork(enum gmp_fork_phase phase)
 	if (phase == FORK_PARENT) {
 		unlock(&sched.gflock);
 		unlock(&sched.lock);
+		/* The child's parent, for the kernel, is this M's thread: the
+		 * tracer of a PTRACE_TRACEME child. */
+		struct g *self = getg();
+		if (self && !(self->flags & G_FOREIGN)) {
+			self->nchildren++;
+			gmp_lockosthread(GLOCK_CHILDREN);
+		}
 		return;
 	}
 	struct g *gp = getg();
 	struct m *mp = gp->m;
 	gmp_sig_fork_child(gp);
+	/* The child has no children and no tracees of its own yet. */
+	gp->nchildren = 0;
+	gp->lockreasons = 0;
+	gp->lockedm = NULL;
+	mp->lockedg = NULL;
+	mp->lockedready = false;
 	sched.lock = sched.gflock = (struct mutex){ 0 };
 	sched.midle = NULL;
 	sched.nmidle = 0;

@@ -78,6 +78,12 @@ void gmp_bootstrap_m0(struct m *m0, struct g *gp);
 
 void sched_fork(enum gmp_fork_phase phase);
 
+/* Keeps the running G on its M, and the M to it, for reason (GLOCK_*,
+ * runtime.h) until gmp_unlockosthread(reason) or its exit. */
+void gmp_lockosthread(uint32_t reason);
+void gmp_unlockosthread(uint32_t reason);
+void gmp_children_waited(bool reaped, bool none);
+
 /* The bookkeeping of a park: when (for the dump) and how often (counters).
  * pp: the parking G's P. */
 static inline void gmp_note_park(struct g *gp, struct p *pp, uint32_t reason)

@@ -84,6 +84,11 @@ struct gmp_altstack {
 #define G_FOREIGN 0x8    /* stands in for a thread that is no G (foreign.c) */
 #define G_COLD 0x10      /* free, its stack's pages given back to the kernel (gfree.c) */
 
+/* Why a G is locked to its M: kernel state that belongs to the thread
+ * that made it (proc.c, gmp_lockosthread). */
+#define GLOCK_TRACER 0x1   /* a ptrace tracer */
+#define GLOCK_CHILDREN 0x2 /* the parent of processes it forked */
+
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
 
@@ -108,6 +113,9 @@ struct g {
 	int tid;                  /* the TID glibc sees in the TCB */
 	struct g *schedlink;      /* run queue / free list link */
 	struct g *regnext;        /* registry.c hash chain */
+	struct m *lockedm;        /* the M it alone runs on, while locked (proc.c) */
+	uint32_t lockreasons;     /* GLOCK_*: why it is locked; 0: it is not */
+	uint32_t nchildren;       /* processes it forked and has not yet waited for */
 
 	/* Memory: [map_base, map_base+map_size) holds guard, stack, TLS, TCB
 	 * and this struct (or only TLS/TCB/struct for a user stack). */
@@ -270,6 +278,8 @@ struct m {
 	struct m *schedlink;      /* idle M list */
 	struct m *alllink;        /* every M (sched.allm) */
 	bool spinning;            /* looking for work, holding a P */
+	struct g *lockedg;        /* the only G it runs, while that G is locked to it */
+	bool lockedready;         /* lockedg is runnable and this M holds a P for it */
 	struct note park;         /* idle Ms sleep here */
 	uint32_t fastrand;
 	void *curfs;              /* what the FS base points at now */

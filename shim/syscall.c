@@ -112,11 +112,17 @@ static void exitsyscall0(struct g *gp, void *arg)
 		globrunqput(gp);
 	}
 	unlock(&sched.lock);
+	bool locked = mp->lockedg == gp;
 	if (pp) {
 		acquirep(mp, pp);
-		runqput(pp, gp, true);
+		if (locked)
+			mp->lockedready = true; /* schedule runs it here at once */
+		else
+			runqput(pp, gp, true);
 		return;
 	}
+	if (locked)
+		return; /* schedule waits for it (stoplockedm) */
 	if (!stopm(mp, -1))
 		gmp_throw("exitsyscall0: woke without a P");
 }
