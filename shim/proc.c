@@ -857,6 +857,7 @@ void schedule(void)
 			if (!mp->lockedready)
 				stoplockedm(mp);
 			mp->lockedready = false;
+			checktimers(mp);
 			execute(mp, mp->lockedg, false);
 			continue;
 		}
