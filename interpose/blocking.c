@@ -115,9 +115,12 @@ GMP_EXPORT int waitid(idtype_t type, id_t id, siginfo_t *info, int options)
 	GMP_CANCEL_POINT;
 	siginfo_t si = { 0 }, *ip = info ? info : &si;
 	int r = (int)BLOCKING(SYS_waitid, type, id, (long)ip, options, 0, 0);
-	bool gone = ip->si_code == CLD_EXITED || ip->si_code == CLD_KILLED || ip->si_code == CLD_DUMPED;
-	if ((r == 0 && ip->si_pid != 0) || (r < 0 && errno == ECHILD))
-		gmp_children_waited(r == 0 && gone && !(options & WNOWAIT), r < 0);
+	if (r == 0 && ip->si_pid != 0) {
+		bool gone = ip->si_code == CLD_EXITED || ip->si_code == CLD_KILLED || ip->si_code == CLD_DUMPED;
+		gmp_children_waited(gone && !(options & WNOWAIT), false);
+	} else if (r < 0 && errno == ECHILD) {
+		gmp_children_waited(false, true);
+	}
 	return r;
 }
 

@@ -159,6 +159,27 @@ struct m *gmp_signal_g0(void *uc)
 	return NULL;
 }
 
+/* execute writes the register before m->curfs: a signal between the two
+ * writes that put m->curfs back would put the last G's TCB under the next
+ * G (a SIGPROF on an M switching Gs crashed so, about 1 run in 200 of
+ * tests/integration/signal_cputimer). */
+struct gmp_g0tls gmp_g0tls_enter(void *uc)
+{
+	struct gmp_g0tls t = { gmp_signal_g0(uc), NULL };
+	if (t.m) {
+		t.tp = gmp_arch_tp();
+		if (t.tp != t.m->owntcb)
+			gmp_arch_setfs(t.m->owntcb);
+	}
+	return t;
+}
+
+void gmp_g0tls_leave(struct gmp_g0tls t)
+{
+	if (t.m && t.tp != t.m->owntcb)
+		gmp_arch_setfs(t.tp);
+}
+
 void gmp_sigmask_idle_signal(void *ucv)
 {
 	struct m *mp = gmp_signal_g0(ucv);

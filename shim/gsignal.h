@@ -104,6 +104,15 @@ void gmp_sigmask_count(uint64_t mask, int delta);
 void gmp_sigmask_idle(struct m *mp);
 void gmp_sigmask_recheck(void);
 struct m *gmp_signal_g0(void *uc);
+/* A handler that landed on g0 runs on the M's own TLS: the thread
+ * pointer there may still name a G running on another M.  _leave puts
+ * back the register's value, not m->curfs (gsignal.c). */
+struct gmp_g0tls {
+	struct m *m; /* NULL: the signal did not land on g0 */
+	void *tp;
+};
+struct gmp_g0tls gmp_g0tls_enter(void *uc);
+void gmp_g0tls_leave(struct gmp_g0tls t);
 void gmp_block_signals(void);
 void gmp_sig_fork_child(struct g *gp);
 /* A blocking call with a signal mask of its own (gsignal.c). */

@@ -235,25 +235,40 @@ static void resetspinning(struct m *mp)
 
 /* Parks the M until startm hands it a P or until the deadline (ns,
  * monotonic; -1 = none).  Returns false if it timed out without a P. */
-bool stopm(struct m *mp, int64_t deadline)
+/* An M about to sleep without a G (stopm, stoplockedm) sleeps on its own
+ * TCB: a signal handler that runs on it must not use the TLS of a G that
+ * may be running on another M.  And with the mask of an M without a G. */
+static void m_sleep_own(struct m *mp)
 {
-	lock(&sched.lock);
-	mput(mp);
-	unlock(&sched.lock);
-	/* Sleep on the M's own TCB: a signal handler that runs on this idle M
-	 * must not use the TLS of a G that may be running on another M. */
 	if (mp->curfs != mp->owntcb) {
 		gmp_arch_setfs(mp->owntcb);
 		mp->curfs = mp->owntcb;
 	}
 	gmp_sigmask_idle(mp);
+	gmp_cpuclock_sleep(mp);
+}
+
+/* Woken with a P handed over in nextp: takes it. */
+static void m_take_nextp(struct m *mp)
+{
+	gmp_cpuclock_wake(mp, 0);
+	noteclear(&mp->park);
+	acquirep(mp, mp->nextp);
+	mp->nextp = NULL;
+}
+
+bool stopm(struct m *mp, int64_t deadline)
+{
+	lock(&sched.lock);
+	mput(mp);
+	unlock(&sched.lock);
+	m_sleep_own(mp);
 	int64_t ns = -1;
 	if (deadline >= 0) {
 		ns = deadline - gmp_nanotime();
 		if (ns < 0)
 			ns = 0;
 	}
-	gmp_cpuclock_sleep(mp);
 	if (!notetsleep(&mp->park, ns)) {
 		lock(&sched.lock);
 		bool unlinked = munlink_idle(mp);
@@ -264,10 +279,7 @@ bool stopm(struct m *mp, int64_t deadline)
 		}
 		notesleep(&mp->park); /* a startm picked us just now */
 	}
-	gmp_cpuclock_wake(mp, 0);
-	noteclear(&mp->park);
-	acquirep(mp, mp->nextp);
-	mp->nextp = NULL;
+	m_take_nextp(mp);
 	return true;
 }
 
@@ -465,6 +477,16 @@ void gosched(void)
 		mcall(gosched_m, NULL);
 }
 
+/* gp and the M it is locked to part (gmp_unlockosthread, below; its exit;
+ * a fork child, where both are the only ones left). */
+static void unlockg(struct g *gp)
+{
+	if (gp->lockedm)
+		gp->lockedm->lockedg = NULL;
+	gp->lockedm = NULL;
+	gp->lockreasons = 0;
+}
+
 static void goexit0(struct g *gp, void *arg)
 {
 	struct m *mp = gp->m;
@@ -472,11 +494,7 @@ static void goexit0(struct g *gp, void *arg)
 	dropg(mp, gp);
 	/* A locked G's M goes back to running any G: what the kernel keeps
 	 * for that thread (a tracee, a child's parent) stays with the M. */
-	if (mp->lockedg == gp) {
-		mp->lockedg = NULL;
-		gp->lockedm = NULL;
-		gp->lockreasons = 0;
-	}
+	unlockg(gp);
 	gp->nchildren = 0;
 	/* The thread is gone, and so is its mask: a signal only it took must
 	 * not land on this M once a join has seen it gone. */
@@ -780,17 +798,9 @@ static void stoplockedm(struct m *mp)
 {
 	if (mp->p)
 		handoffp(releasep(mp));
-	if (mp->curfs != mp->owntcb) {
-		gmp_arch_setfs(mp->owntcb);
-		mp->curfs = mp->owntcb;
-	}
-	gmp_sigmask_idle(mp);
-	gmp_cpuclock_sleep(mp);
+	m_sleep_own(mp);
 	notesleep(&mp->park);
-	gmp_cpuclock_wake(mp, 0);
-	noteclear(&mp->park);
-	acquirep(mp, mp->nextp);
-	mp->nextp = NULL;
+	m_take_nextp(mp);
 }
 
 /* gp, runnable and off every queue, is locked to another M: gives that M
@@ -824,10 +834,8 @@ void gmp_unlockosthread(uint32_t reason)
 	if (gp == NULL || !(gp->lockreasons & reason))
 		return;
 	gp->lockreasons &= ~reason;
-	if (gp->lockreasons == 0) {
-		gp->m->lockedg = NULL;
-		gp->lockedm = NULL;
-	}
+	if (gp->lockreasons == 0)
+		unlockg(gp);
 }
 
 /* A wait of the running G's for its children ended: reaped, one child is
@@ -989,9 +997,7 @@ void sched_fork(enum gmp_fork_phase phase)
 	gmp_sig_fork_child(gp);
 	/* The child has no children and no tracees of its own yet. */
 	gp->nchildren = 0;
-	gp->lockreasons = 0;
-	gp->lockedm = NULL;
-	mp->lockedg = NULL;
+	unlockg(gp);
 	mp->lockedready = false;
 	sched.lock = sched.gflock = (struct mutex){ 0 };
 	sched.midle = NULL;

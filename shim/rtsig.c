@@ -179,17 +179,11 @@ struct g *gmp_signal_g(void *uc)
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 {
 	if (gmp_sig_is_runtime(si)) {
-		/* On g0 the thread pointer may still name the last G, which
-		 * may be running on another M by now: errno (saved and put
-		 * back below) would be that G's, and a value it set meanwhile
-		 * would be undone (tls_identity under qemu-user: 1 run in
-		 * 20-60, "errno changed across a switch").  The M's own TLS
-		 * instead, and the register's value back after, as the
-		 * trampoline does for a program's handler there. */
-		struct m *g0m = gmp_signal_g0(uc);
-		void *fs = g0m ? gmp_arch_tp() : NULL;
-		if (g0m && fs != g0m->owntcb)
-			gmp_arch_setfs(g0m->owntcb);
+		/* On g0 errno (saved and put back below) would otherwise be
+		 * that of the last G, perhaps running on another M by now, and
+		 * a value it set meanwhile would be undone (tls_identity under
+		 * qemu-user: 1 run in 20-60, "errno changed across a switch"). */
+		struct gmp_g0tls t = gmp_g0tls_enter(uc);
 		int saved = errno;
 		/* The context the handler returns to never blocks the runtime's
 		 * signals (an M that blocked a signal it has since become). */
@@ -201,8 +195,7 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		gmp_cancel_signal(uc);
 		gmp_preempt_signal(uc);
 		errno = saved;
-		if (g0m && fs != g0m->owntcb)
-			gmp_arch_setfs(fs);
+		gmp_g0tls_leave(t);
 		return;
 	}
 	gmp_preempt_handler_chain(sig, si, uc);

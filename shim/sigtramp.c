@@ -211,18 +211,9 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	}
 	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))
 		return;
-	/* Run here.  On g0 the FS base may name a G running on another M:
-	 * the handler gets the M's own TLS instead, and the shim's calls it
-	 * makes see no G and act on this OS thread.  What it gives back is
-	 * the register's value, not m->curfs: execute writes the register
-	 * first, and a signal between the two writes put the last G's TCB
-	 * back under the next G (a SIGPROF on an M switching Gs, about 1 run
-	 * in 200 of tests/integration/signal_cputimer crashed so). */
-	struct m *mp = gmp_signal_g0(uc);
-	void *fs = mp ? gmp_arch_tp() : NULL;
-	if (mp && fs != mp->owntcb)
-		gmp_arch_setfs(mp->owntcb);
+	/* Run here.  On g0 the handler gets the M's own TLS, and the shim's
+	 * calls it makes see no G and act on this OS thread. */
+	struct gmp_g0tls t = gmp_g0tls_enter(uc);
 	call_handler(sig, si, uc);
-	if (mp && fs != mp->owntcb)
-		gmp_arch_setfs(fs);
+	gmp_g0tls_leave(t);
 }
