@@ -296,6 +296,8 @@ struct m {
 	uint32_t kwait;           /* 1: in a kernel wait (gmp_kernelwait_begin), 2: asked back */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
+	bool idlemasking;         /* in gmp_sigmask_idle: its handler leaves the mask alone */
+	bool idlemaskredo;        /* ... and asks it to look again */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
 	struct gmp_altstack gsignal;  /* its own, for handlers while it runs no G (gsigstack.c) */
 
