@@ -66,19 +66,21 @@ static inline void gmp_cancel_async_point(void)
 struct gmp_cancelscope {
 	struct g *gp;
 	uint32_t outermark;
+	bool outerrestart;
 };
 
 static inline struct gmp_cancelscope gmp_cancel_enter(void)
 {
 	struct g *gp = getg();
 	if (gp == NULL)
-		return (struct gmp_cancelscope){ NULL, 0 };
-	uint32_t outer = gp->callmark;
+		return (struct gmp_cancelscope){ NULL, 0, false };
+	struct gmp_cancelscope s = { gp, gp->callmark, gp->sigrestart };
 	gp->callmark = gp->nhandled;
+	gp->sigrestart = true;
 	__atomic_add_fetch(&gp->cancelpoint, 1, __ATOMIC_SEQ_CST);
 	if (__builtin_expect(gmp_cancel_due(gmp_cancel_word(gp)), 0))
 		gmp_cancel_act();
-	return (struct gmp_cancelscope){ gp, outer };
+	return s;
 }
 
 static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
@@ -90,6 +92,7 @@ static inline void gmp_cancel_leave(struct gmp_cancelscope *s)
 	/* Only the G itself writes its count: a plain store will do. */
 	__atomic_store_n(&s->gp->cancelpoint, s->gp->cancelpoint - 1, __ATOMIC_RELEASE);
 	s->gp->callmark = s->outermark;
+	s->gp->sigrestart = s->outerrestart;
 }
 
 #define GMP_CANCEL_POINT                                                                           \

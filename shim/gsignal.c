@@ -289,22 +289,17 @@ static void raise_waited(struct g *gp, int sig)
  * (held: a handler's mask) though the G's mask does not: they would wait
  * in this M's kernel queue, and reach whatever this M runs next if the G
  * were preempted inside that handler; they stay pending on the G until
- * the handler returns (gmp_sig_handler_return).  Records whether every
- * raised one restarts calls; returns whether it raised any for a
- * handler. */
-static bool deliver_any(struct g *gp, uint64_t held, bool inwait);
-
-static bool deliver(struct g *gp, uint64_t held)
+ * the handler returns (gmp_sig_handler_return).  Returns whether it
+ * raised any for a handler, and with restart non-NULL, whether every one
+ * raised restarts calls (an action read: a system call a signal).  The
+ * handlers themselves tell the wait they end whether it restarts
+ * (gmp_sig_handled): a signal raised here may be taken a few
+ * instructions later, under qemu-user after we return. */
+static bool deliver(struct g *gp, uint64_t held, bool *restart)
 {
-	return deliver_any(gp, held, true);
-}
-
-/* inwait: the G may be in a wait the raised signals end, which then asks
- * gp->sigrestart; else (the G raising its own signals in pthread_kill or
- * raise) the actions are not read: one system call less per signal. */
-static bool deliver_any(struct g *gp, uint64_t held, bool inwait)
-{
-	bool restart = true, raised = false;
+	bool raised = false;
+	if (restart)
+		*restart = true;
 	uint64_t pend;
 	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
@@ -315,13 +310,11 @@ static bool deliver_any(struct g *gp, uint64_t held, bool inwait)
 			raise_waited(gp, sig);
 			continue;
 		}
-		if (inwait)
-			restart &= sig_restarts(sig);
+		if (restart)
+			*restart &= sig_restarts(sig);
 		raised = true;
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
-	if (inwait)
-		gp->sigrestart = restart;
 	return raised;
 }
 
@@ -330,7 +323,7 @@ static bool deliver_any(struct g *gp, uint64_t held, bool inwait)
 bool gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
-	return deliver(gp, gp->sighmask);
+	return deliver(gp, gp->sighmask, NULL);
 }
 
 static uint64_t uc_mask(void *ucv)
@@ -348,7 +341,7 @@ void gmp_sig_handler_return(void *uc)
 	struct g *gp = getg();
 	uint64_t held = uc_mask(uc);
 	if (gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask))
-		deliver(gp, held);
+		deliver(gp, held, NULL);
 }
 
 /* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
@@ -360,7 +353,8 @@ void gmp_sig_handler_return(void *uc)
 void gmp_sig_deliver_signal(void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
-	if (gp == NULL || !gmp_sig_deliverable(gp) || !deliver(gp, uc_mask(uc)) || gp->sigrestart)
+	bool restart;
+	if (gp == NULL || !gmp_sig_deliverable(gp) || !deliver(gp, uc_mask(uc), &restart) || restart)
 		return;
 	if (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) && gmp_arch_signal_at_syscall(uc, gp->sigcallnr))
 		gmp_arch_signal_end_syscall(uc, -EINTR);
@@ -490,7 +484,7 @@ static void sig_send(struct g *self, struct g *gp, int sig)
 		uint64_t held = 0;
 		if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE))
 			gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&held, 8, 0, 0);
-		deliver_any(gp, held | gp->sighmask, false);
+		deliver(gp, held | gp->sighmask, NULL);
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&

@@ -82,6 +82,21 @@ static inline bool gmp_sig_handled_in_call(const struct g *gp)
 	return gp->cancelpoint != 0 && gp->nhandled != gp->callmark;
 }
 
+/* A handler of the program's has just returned on gp: the wait of a
+ * blocking call it ended restarts only if every such handler asked for
+ * it (SA_RESTART, signal(7)).  Told by the handler, after it ran, not by
+ * whoever raised the signal: that one may have returned before the
+ * signal was taken (qemu-user takes a signal at its next block of code),
+ * and an overwrite of the answer there made a read that a handler
+ * without SA_RESTART interrupted go back to its wait for good
+ * (tests/integration/signal_takers under qemu, 1 run in 10).  The blocking call
+ * clears the answer as it begins and once its wait took it in. */
+static inline void gmp_sig_handled(struct g *gp, int sa_flags)
+{
+	if (!(sa_flags & SA_RESTART))
+		gp->sigrestart = false;
+}
+
 /* A wait of the call said EINTR: the handlers run so far are answered. */
 static inline void gmp_sig_call_answered(struct g *gp)
 {

@@ -70,6 +70,7 @@ void gmp_init(void)
 	m0->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&m0->sigmask, 8, 0, 0);
 	gp->sigmask = m0->sigmask;
+	gp->sigrestart = true;
 	gmp_sigmask_count(gp->sigmask, 1);
 	stack_t alt;
 	if (gmp_syscall(SYS_sigaltstack, 0, &alt, 0) == 0 && !(alt.ss_flags & SS_DISABLE))

@@ -214,6 +214,7 @@ void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 	if (gp)
 		gp->nhandled++;
 	struct sigaction *ua = &user_act;
+	int flags = ua->sa_flags;
 	/* Counted as a running handler of the program, as the trampoline
 	 * counts the others: a sem_post in it must not take locks. */
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
@@ -222,8 +223,12 @@ void gmp_preempt_handler_chain(int sig, void *info, void *uc)
 			ua->sa_sigaction(sig, info, uc);
 	} else if (ua->sa_handler != SIG_DFL && ua->sa_handler != SIG_IGN) {
 		ua->sa_handler(sig);
+	} else {
+		flags |= SA_RESTART;
 	}
 	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
+	if (gp)
+		gmp_sig_handled(gp, flags);
 }
 
 /* sigaction for the runtime's signal, from the program: the kernel keeps

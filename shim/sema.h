@@ -14,7 +14,7 @@
 /* Parks the running G on addr while *addr == val.  Returns 0 when woken,
  * EAGAIN if the word already differed, ETIMEDOUT once deadline (monotonic
  * ns; -1 for none) passes, EINTR once a signal sent to the thread has
- * been handled (g->sigrestart says whether its handler restarts calls). */
+ * been handled (g->sigrestart says whether the handlers restart calls). */
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why);
 /* Wakes up to n Gs parked on addr (G context).  Returns how many. */
 int gmp_futexwake(const void *addr, int n);

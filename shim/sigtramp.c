@@ -85,7 +85,8 @@ static bool claim_oneshot(int sig, struct sigaction *copy)
 	return true;
 }
 
-static void call_handler(int sig, siginfo_t *si, void *uc)
+/* Returns the flags of the action it ran. */
+static int call_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction oneshot, *a = &actions[sig];
 	if (__builtin_expect(a->sa_flags & SA_RESETHAND, 0)) {
@@ -93,7 +94,7 @@ static void call_handler(int sig, siginfo_t *si, void *uc)
 			/* Claimed by another instance: the default action, now
 			 * the kernel's. */
 			gmp_syscall(SYS_tgkill, gmp_pid, gmp_syscall(SYS_gettid, 0, 0, 0), sig);
-			return;
+			return SA_RESTART;
 		}
 		a = &oneshot;
 	}
@@ -107,14 +108,18 @@ static void call_handler(int sig, siginfo_t *si, void *uc)
 	bool overshim = gp && gmp_pc_in_shim(pc);
 	if (overshim)
 		__atomic_add_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
+	int flags = a->sa_flags;
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
 	else if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
 		a->sa_handler(sig);
+	else
+		flags |= SA_RESTART; /* nothing ran, nothing to interrupt */
 	__atomic_sub_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (overshim)
 		__atomic_sub_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
+	return flags;
 }
 
 /* A signal the kernel raises for what this very thread did: it must be
@@ -205,7 +210,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 			return;
 		}
 		gp->nhandled++;
-		call_handler(sig, si, uc);
+		gmp_sig_handled(gp, call_handler(sig, si, uc));
 		gmp_sig_handler_return(uc);
 		return;
 	}
@@ -214,6 +219,6 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	/* Run here.  On g0 the handler gets the M's own TLS, and the shim's
 	 * calls it makes see no G and act on this OS thread. */
 	struct gmp_g0tls t = gmp_g0tls_enter(uc);
-	call_handler(sig, si, uc);
+	(void)call_handler(sig, si, uc);
 	gmp_g0tls_leave(t);
 }
