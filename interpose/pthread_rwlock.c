@@ -13,6 +13,7 @@
 #include "shim/cancel.h"
 #include "shim/foreign.h"
 #include "shim/init.h"
+#include "shim/mutex.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 #include "shim/rtprio.h"
@@ -88,10 +89,12 @@ static int tryrd(struct gmp_rwlock *rw)
 
 static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
 {
-	for (;;) {
+	for (int spins = 0;; spins++) {
 		int err = tryrd(rw);
 		if (err != EBUSY)
 			return err;
+		if (gmp_spin(spins))
+			continue;
 		/* The writer itself asking to read would wait for itself
 		 * forever; glibc reports it, as POSIX allows. */
 		if (rw->writer == gmp_self_tid() && (__atomic_load_n(&rw->state, __ATOMIC_ACQUIRE) & WRITER))
@@ -121,10 +124,12 @@ static int wrlock(struct gmp_rwlock *rw, int64_t deadline)
 {
 	if (rw->writer == gmp_self_tid() && (rw->state & WRITER))
 		return EDEADLK;
-	for (;;) {
+	for (int spins = 0;; spins++) {
 		gmp_cancel_async_point();
 		if (trywr(rw) == 0)
 			return 0;
+		if (gmp_spin(spins))
+			continue;
 		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
 		__atomic_add_fetch(&rw->wwait, 1, __ATOMIC_SEQ_CST);
 		int err = s != 0 ? gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_WRITER) : EAGAIN;

@@ -44,6 +44,15 @@ static bool canspin(int iter)
 	return pp != NULL && runqempty(pp);
 }
 
+bool gmp_spin(int iter)
+{
+	if (!canspin(iter))
+		return false;
+	for (int i = 0; i < 30; i++)
+		gmp_arch_pause();
+	return true;
+}
+
 static inline bool cas(uint32_t *w, uint32_t old, uint32_t new)
 {
 	return __atomic_compare_exchange_n(w, &old, new, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
@@ -95,9 +104,7 @@ static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g 
 				return 0;
 			continue;
 		}
-		if ((s & LOCKED) && !(s & STARVING) && canspin(iter)) {
-			for (int i = 0; i < 30; i++)
-				gmp_arch_pause();
+		if ((s & LOCKED) && !(s & STARVING) && gmp_spin(iter)) {
 			iter++;
 			continue;
 		}

@@ -11,6 +11,12 @@
 #define GMP_MUTEX_WAITERS 2u  /* a G may be parked: unlock must look at the queue */
 #define GMP_MUTEX_STARVING 4u
 
+/* A lock held for a moment is cheaper to wait for on the CPU than
+ * through a park: spins a little and returns true while that may pay
+ * (iter: the spins so far; proc.go's sync_runtime_canSpin and doSpin),
+ * false once the caller should park. */
+bool gmp_spin(int iter);
+
 /* 0 or EBUSY. */
 int gmp_mutex_trylock(uint32_t *w);
 /* On a G or a foreign thread.  deadline as in timer.h (-1: none); returns
