@@ -2,8 +2,7 @@
 // runs n operations in one call (so a partner thread is set up once), and
 // the reported time is wall-clock time per operation.  Rows whose ratio is
 // near 1 run for 100 ms or more: at 5-35 ms (mutex_contended, rwlock and
-// cpu_bound did) thread start-up and the VM's jitter decided the ratio,
-// which read 0.98 for a mutex row that is 1.25x over 300 ms.
+// cpu_bound did) thread start-up and the VM's jitter decided the ratio.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
