@@ -74,7 +74,8 @@ static inline struct gmp_cancelscope gmp_cancel_enter(void)
 	struct g *gp = getg();
 	if (gp == NULL)
 		return (struct gmp_cancelscope){ NULL, 0, false };
-	struct gmp_cancelscope s = { gp, gp->callmark, gp->sigrestart };
+	/* Outside any call, a handler's answer is nobody's. */
+	struct gmp_cancelscope s = { gp, gp->callmark, gp->cancelpoint == 0 || gp->sigrestart };
 	gp->callmark = gp->nhandled;
 	gp->sigrestart = true;
 	__atomic_add_fetch(&gp->cancelpoint, 1, __ATOMIC_SEQ_CST);

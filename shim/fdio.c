@@ -93,6 +93,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	int64_t timeout = mode == 'r' ? pd->rtimeout : pd->wtimeout;
 	int64_t deadline = timeout > 0 ? gmp_nanotime() + timeout : -1;
 	bool stream = mode == 'r' && (flags & (PD_STREAM | PD_FORKED)) == PD_STREAM && !gmp_debug.nodrainpark;
+	if (gp->cancelpoint == 0)
+		gp->sigrestart = true; /* a call that is no cancellation point (sendfile) begins */
 	for (;;) {
 		uint32_t val = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
 		long r;
