@@ -340,8 +340,23 @@ void gmp_sig_handler_return(void *uc)
 {
 	struct g *gp = getg();
 	uint64_t held = uc_mask(uc);
+	/* rt_sigreturn installs held on this M, which may not be the one the
+	 * handler began on (it parked: gmp_sig_switch_in_handler). */
+	uint64_t k = held & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	gp->m->sigmask = k;
+	gp->sighmask = gp->inhandler ? k & ~gp->sigmask : 0;
 	if (gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask))
 		deliver(gp, held, NULL);
+}
+
+void gmp_sig_switch_in_handler(struct g *gp)
+{
+	uint64_t cur;
+	if (gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&cur, 8, 0, 0) != 0)
+		return;
+	cur &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	gp->m->sigmask = cur;
+	gp->sighmask = cur & ~gp->sigmask;
 }
 
 /* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises

@@ -97,6 +97,16 @@ static inline void gmp_sig_handled(struct g *gp, int sa_flags)
 		gp->sigrestart = false;
 }
 
+/* mcall, on a G inside a handler of the program's (a sleep or a read in
+ * it, a system call that lost its P): the kernel blocks on its M what the
+ * handler's action blocks, which the M's record did not say, so the next
+ * G there kept it (a SIGUSR2 handler that slept left SIGUSR2 blocked on
+ * that M, and a later thread's SIGUSR2 was never taken:
+ * tests/integration/signal_restart).  The record and the G's handler mask
+ * now say it: the next G loads its own mask, and the G resumes, on
+ * whichever M, with the handler's. */
+void gmp_sig_switch_in_handler(struct g *gp);
+
 /* A wait of the call said EINTR: the handlers run so far are answered. */
 static inline void gmp_sig_call_answered(struct g *gp)
 {

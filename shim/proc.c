@@ -377,20 +377,26 @@ void injectglist(struct g *all)
 		startm(NULL, false);
 }
 
+static void park_m(struct g *gp, void *argp);
+
 /* Switches from the running G to its M's g0, which then runs fn(gp, arg)
  * once gp's context is saved (Go's mcall). */
 void mcall(void (*fn)(struct g *, void *), void *arg)
 {
 	struct g *gp = getg();
 	struct m *mp = gp->m;
+	if (__builtin_expect(gp->inhandler != 0, 0))
+		gmp_sig_switch_in_handler(gp);
 	mp->after_switch = fn;
 	mp->after_arg = arg;
 	gmp_san_before_switch(&gp->asan_fake, (char *)mp + 2 * 4096, M_REGION_SIZE - 2 * 4096);
 	gmp_swap(&gp->sched_sp, mp->g0_sp);
 	gmp_san_after_switch(gp->asan_fake);
 	/* Resumed, possibly on another M.  Signals sent to the thread
-	 * meanwhile are raised here, on its own stack. */
-	if (__builtin_expect(gp->sigpending != 0, 0))
+	 * meanwhile are raised here, on its own stack; after a park, by the
+	 * parker once it has read the wait's outcome (park_locked): a
+	 * handler that waits itself reuses the G's wait fields. */
+	if (__builtin_expect(gp->sigpending != 0, 0) && fn != park_m)
 		gmp_sig_deliver_pending();
 }
 

@@ -147,6 +147,7 @@ struct g {
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */
 	uint32_t shimhandlers;    /* the program's handlers running on top of the shim's code */
+	uint32_t inhandler;       /* the program's handlers running on this thread */
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
 	bool woke;                /* readied from a wait while no P was idle, not run since (sysmon.c) */

@@ -147,9 +147,16 @@ static int park_locked(struct semroot *root, const void *addr, int64_t deadline,
 	gopark(unlock_root, root, why);
 	if (timed)
 		gmp_timer_del(&gp->timer);
-	if (gp->wakeup == EINTR)
-		gmp_sig_call_answered(gp); /* with the handler run as it resumed */
-	return gp->wakeup;
+	/* The outcome is read before the signals sent meanwhile are raised:
+	 * a handler that parks (a sleep, a read) reuses gp's wake-up code and
+	 * timer.  Read after, a read whose handler slept returned the sleep's
+	 * ETIMEDOUT, as EAGAIN (tests/integration/signal_restart at one P). */
+	int r = gp->wakeup;
+	if (__builtin_expect(gp->sigpending != 0, 0))
+		gmp_sig_deliver_pending();
+	if (r == EINTR)
+		gmp_sig_call_answered(gp); /* with the handler just run */
+	return r;
 }
 
 int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why)

@@ -210,7 +210,9 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 			return;
 		}
 		gp->nhandled++;
+		gp->inhandler++;
 		gmp_sig_handled(gp, call_handler(sig, si, uc));
+		gp->inhandler--;
 		gmp_sig_handler_return(uc);
 		return;
 	}

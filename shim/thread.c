@@ -96,6 +96,8 @@ static void greset(struct g *gp)
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
 	gp->shimhandlers = 0;
+	gp->inhandler = 0;
+	gp->sighmask = 0;
 	gp->cputime = gp->cpuwall = gp->cpuseen = 0;
 	gp->cpum = NULL;
 }
