@@ -98,7 +98,7 @@ static void wait_reading(long base)
 			break;
 		pause_us(1000);
 	}
-	pause_us(2000);
+	pause_us(5000);
 }
 
 /* One trial: 1 if every read ended as natively. */
