@@ -95,6 +95,23 @@ static inline void handle_info(int sig, void (*fn)(int, siginfo_t *, void *), in
 	sigaction(sig, &sa, NULL);
 }
 
+/* Natively: is thread tid of this process blocked in a system call now
+ * ("running" otherwise)?  Under qemu-user the file names the emulator's
+ * calls: a test waits a few ms more after it says yes. */
+static inline int thread_in_syscall(int tid)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	long n = -1;
+	if (!fgets(buf, sizeof buf, f) || sscanf(buf, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n >= 0;
+}
+
 /* Burns CPU without a single call until *flag is set: a thread that only
  * preemption can take off its CPU. */
 static inline void spin_until(volatile int *flag)

@@ -155,22 +155,6 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
-/* Natively: is the target blocked in a system call now (after entering,
- * the call it makes for the wait: glibc's differ across versions)? */
-static int target_in_call(void)
-{
-	char path[64], buf[128];
-	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", target_tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	long n = -1;
-	if (fgets(buf, sizeof buf, f) && sscanf(buf, "%ld", &n) != 1)
-		n = -1; /* "running" */
-	fclose(f);
-	return n >= 0;
-}
-
 /* One trial: 1 if the call ended with EINTR. */
 static int trial(enum call c, unsigned *seed)
 {
@@ -186,7 +170,9 @@ static int trial(enum call c, unsigned *seed)
 	 * runtime's business, and a few ms is ample on an idle machine. */
 	pause_us(3000 + rand_r(seed) % 5000);
 	if (!under_shim())
-		for (int i = 0; i < 2000 && !target_in_call(); i++)
+		/* (after entering, the call it makes for the wait: glibc's
+		 * differ across versions) */
+		for (int i = 0; i < 2000 && !thread_in_syscall(target_tid); i++)
 			pause_us(1000);
 	pthread_kill(target_thread, SIGUSR1);
 	pthread_mutex_lock(&tm);

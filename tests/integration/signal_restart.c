@@ -75,26 +75,11 @@ static long read_parks(void)
 	return -1;
 }
 
-/* Natively: the reader is blocked in a system call (its read). */
-static int in_call(int tid)
-{
-	char path[64], buf[128];
-	snprintf(path, sizeof path, "/proc/self/task/%d/syscall", tid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	long n = -1;
-	if (!fgets(buf, sizeof buf, f) || sscanf(buf, "%ld", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n >= 0;
-}
-
 /* Until the reader (or its handler's read: parks more than base) waits. */
 static void wait_reading(long base)
 {
 	for (int i = 0; i < 5000; i++) {
-		if (under_shim() ? read_parks() > base : in_call(reader_tid))
+		if (under_shim() ? read_parks() > base : thread_in_syscall(reader_tid))
 			break;
 		pause_us(1000);
 	}
