@@ -119,12 +119,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		/* A handler ran (a signal sent to this thread): the call ends
 		 * with EINTR unless the handler restarts calls and the socket
 		 * has no timeout (signal(7)). */
-		if (w == EINTR) {
-			bool restart = gp->sigrestart;
-			gp->sigrestart = true;
-			if (!restart || deadline >= 0 || gmp_cancel_requested(gp))
-				return -EINTR;
-		}
+		if (w == EINTR && (!gp->sigrestart || deadline >= 0 || gmp_cancel_requested(gp)))
+			return -EINTR;
 	}
 }
 

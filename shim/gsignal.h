@@ -90,7 +90,8 @@ static inline bool gmp_sig_handled_in_call(const struct g *gp)
  * and an overwrite of the answer there made a read that a handler
  * without SA_RESTART interrupted go back to its wait for good
  * (tests/integration/signal_takers under qemu, 1 run in 10).  The blocking call
- * clears the answer as it begins and once its wait took it in. */
+ * clears the answer as it begins; it is only ever lowered, and a call that
+ * sees it lowered ends. */
 static inline void gmp_sig_handled(struct g *gp, int sa_flags)
 {
 	if (!(sa_flags & SA_RESTART))
