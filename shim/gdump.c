@@ -105,6 +105,10 @@ static uintptr_t uc_pc(void *uc)
 
 void gmp_dump_serve_stop(void *uc)
 {
+	/* Every runtime signal comes here (a preemption too): no dump, no
+	 * stop, and no gettid per preemption to find out. */
+	if (load_acq(&dumping) == 0)
+		return;
 	struct m *mp = m_by_tid(now_tid());
 	/* Requests merge (preempt.c): serve a stop only if one is asked. */
 	if (mp == NULL || load_acq(&mp->dump_ack) != 2)
