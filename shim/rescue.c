@@ -299,15 +299,19 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	 * to the reader thread and back) cost sysmon and the reader 7% of the
 	 * process's CPU while four threads computed at two Ps, 14% with two
 	 * other processes computing beside it (tests/integration/cpuclock_share). */
-	if (sure && r != RAN_LITTLE) {
+	if (sure && r != RAN_LITTLE && gmp_thread_cputime(mp->tid) != mp->lookcpu) {
 		bool confirmed = mp->userlook;
-		mp->userlook = gmp_thread_cputime(mp->tid) != mp->lookcpu;
-		return mp->userlook && confirmed ? PROBE_USER : PROBE_UNKNOWN;
+		mp->userlook = true;
+		return confirmed ? PROBE_USER : PROBE_UNKNOWN;
 	}
-	/* Asleep or off its CPU most of the time since.  On a busy machine
-	 * sysmon finds a runnable M so at each of its rounds until the M gets
-	 * a CPU back, and a thread asleep in a call the same: one /proc look
-	 * per M per millisecond at most, as for a P with no slice timed. */
+	/* Asleep, or off its CPU now or most of the time since: a thread
+	 * that busy-waits among more threads than CPUs (redis's I/O threads
+	 * beside its clients) is often runnable, in user mode, with its clock
+	 * stopped, and only /proc tells that from asleep in a call.  On a
+	 * busy machine sysmon finds a runnable M so at each of its rounds
+	 * until the M gets a CPU back, and a thread asleep in a call the
+	 * same: one /proc look per M per millisecond at most, as for a P with
+	 * no slice timed. */
 	if (now - mp->proclook < PROCLOOK_EVERY_NS)
 		return PROBE_UNKNOWN;
 	mp->proclook = now;
