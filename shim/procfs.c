@@ -40,6 +40,18 @@ enum { TURN_IDLE, TURN_POSTED, TURN_DONE };
 /* Set on the thread making a look: a fault dump there looks itself. */
 static __thread int inlook;
 
+/* The reader keeps the syscall files it read open, in its own table, and
+ * reads them again from the start: sysmon reads an M's at preemptions,
+ * and the open and close around each read were most of a look's cost
+ * (cpuclock_share beside two busy processes: ~2,000 looks a second).
+ * Only Ms' threads are read so, and Ms are never freed: a few dozen. */
+#define KEPT_MAX 64
+static struct {
+	int tid; /* 0: free */
+	int fd;
+} kept[KEPT_MAX];
+static __thread bool onreader;
+
 static struct {
 	struct mutex lock; /* one look at a time, and the reader's start */
 	uint32_t reader;   /* READER_* */
@@ -59,6 +71,7 @@ static void *reader(void *unused)
 	__atomic_store_n(&rd.reader, ok ? READER_UP : READER_NO, __ATOMIC_RELEASE);
 	if (!ok)
 		return NULL; /* a copied table goes with the thread */
+	onreader = true;
 	for (;;) {
 		uint32_t t;
 		while ((t = __atomic_load_n(&rd.turn, __ATOMIC_ACQUIRE)) != TURN_POSTED)
@@ -132,16 +145,48 @@ struct taskread {
 	char path[64];
 	char *buf;
 	size_t size;
+	int keep; /* the tid whose file the reader may keep open, or 0 */
 };
+
+static long read_open(struct taskread *t)
+{
+	return gmp_syscall6(SYS_openat, AT_FDCWD, (long)t->path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
+}
+
+/* A kept file read from its start, opened on first use; -1 when none can
+ * be kept (elsewhere than on the reader, or every entry taken). */
+static long read_kept(struct taskread *t)
+{
+	int i, free = -1;
+	for (i = 0; i < KEPT_MAX && kept[i].tid != t->keep; i++)
+		if (free < 0 && kept[i].tid == 0)
+			free = i;
+	if (i == KEPT_MAX) {
+		long fd = free < 0 ? -1 : read_open(t);
+		if (fd < 0)
+			return -1;
+		kept[i = free].tid = t->keep;
+		kept[i].fd = (int)fd;
+	}
+	long n = gmp_syscall6(SYS_pread64, kept[i].fd, (long)t->buf, (long)t->size - 1, 0, 0, 0);
+	if (n < 0) { /* the thread is gone: its tid may come back as another */
+		gmp_syscall(SYS_close, kept[i].fd, 0, 0);
+		kept[i].tid = 0;
+	}
+	return n;
+}
 
 static long read_task(void *arg)
 {
 	struct taskread *t = arg;
-	long fd = gmp_syscall6(SYS_openat, AT_FDCWD, (long)t->path, O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	if (fd < 0)
-		return fd;
-	long n = gmp_syscall(SYS_read, fd, t->buf, t->size - 1);
-	gmp_syscall(SYS_close, fd, 0, 0);
+	long n = t->keep && onreader ? read_kept(t) : -1;
+	if (n < 0) {
+		long fd = read_open(t);
+		if (fd < 0)
+			return fd;
+		n = gmp_syscall(SYS_read, fd, t->buf, t->size - 1);
+		gmp_syscall(SYS_close, fd, 0, 0);
+	}
 	if (n >= 0)
 		t->buf[n] = 0;
 	return n;
@@ -166,6 +211,8 @@ long gmp_procfs_read_task(int tid, const char *file, char *buf, size_t size)
 	if (len + flen >= sizeof t.path)
 		return -ENAMETOOLONG;
 	memcpy(t.path + len, file, flen + 1);
+	if (tid && strcmp(file, "syscall") == 0)
+		t.keep = tid;
 	return gmp_procfs_run(read_task, &t);
 }
 
@@ -185,6 +232,9 @@ void procfs_fork(enum gmp_fork_phase phase)
 		lock(&rd.lock);
 	else if (phase == FORK_PARENT)
 		unlock(&rd.lock);
-	else
-		memset(&rd, 0, sizeof rd); /* the reader did not survive the fork */
+	else {
+		/* The reader did not survive the fork, nor did its table. */
+		memset(&rd, 0, sizeof rd);
+		memset(kept, 0, sizeof kept);
+	}
 }
