@@ -286,7 +286,10 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	 * mode, lest a call we never saw end in EINTR. */
 	enum ran r = ran_since_last_look(mp, now);
 	if (r == RAN_ALL || (r == RAN_MOST && !sure)) {
-		mp->userlook = false;
+		/* On its CPU all the time: that counts as the first of the
+		 * two sightings below, so that the next slice's end needs one
+		 * look, not two. */
+		mp->userlook = r == RAN_ALL;
 		return PROBE_USER;
 	}
 	/* One that computed a good part of the time since the last look: if
@@ -302,7 +305,7 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	if (sure && r != RAN_LITTLE && gmp_thread_cputime(mp->tid) != mp->lookcpu) {
 		bool confirmed = mp->userlook;
 		mp->userlook = true;
-		return confirmed ? PROBE_USER : PROBE_UNKNOWN;
+		return confirmed ? PROBE_USER : PROBE_SEEN;
 	}
 	/* Asleep, or off its CPU now or most of the time since: a thread
 	 * that busy-waits among more threads than CPUs (redis's I/O threads
@@ -326,7 +329,7 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	bool confirmed = mp->userlook;
 	mp->userlook = what == PROBE_USER;
 	if (mp->userlook && !confirmed)
-		return PROBE_UNKNOWN;
+		return PROBE_SEEN;
 	if (what != PROBE_BLOCKED || !take || gmp_pc_in_shim((uintptr_t)a[8]))
 		return what;
 	/* From here to the last look the M is proven off its CPU: what it

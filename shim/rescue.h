@@ -6,6 +6,7 @@
 
 enum probe {
 	PROBE_UNKNOWN,  /* could not tell */
+	PROBE_SEEN,     /* running, seen so once: the next look may confirm it */
 	PROBE_USER,     /* running in user mode */
 	PROBE_RESCUED,  /* asleep in a call outside the runtime: its P was handed off */
 	PROBE_BLOCKED,  /* asleep where its P cannot be taken */

@@ -63,13 +63,13 @@ struct sysmontick {
 
 #define PROBE_EVERY_NS 1000000LL /* a G running user code is looked at once per ms */
 
-/* A G past its slice whose M a look could not place (off its CPU since
- * the last look, or seen running only once: rescue.c wants two looks in a
- * row) is looked at again this soon, then at doubling intervals.  Left to
- * sysmon's next round (up to a slice later), the slices of redis's
- * busy-waiting I/O threads grew by half and its capacity at 2 Ps halved
- * (10,000 requests/s offered: 4,750-5,350 achieved, against 9,100-10,000
- * before the second look was asked for). */
+/* A G past its slice whose M a look saw running once (rescue.c wants two
+ * sightings in a row) is looked at again this soon, then at doubling
+ * intervals, rather than at sysmon's next round, up to a slice later:
+ * redis's I/O threads busy-wait for the G queued behind (docs/design.md,
+ * "Rescuing a P from a call the shim never saw").  One that could not be
+ * placed at all waits for that round: on two CPUs it is mostly the M
+ * sysmon itself displaced, and looks at it cost the G running there. */
 #define RELOOK_NS 50000LL
 #define RELOOK_DOUBLINGS 4
 
@@ -188,7 +188,7 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 					woken--;
 					GMP_CTR_NOP_ADD(wakepreempts, 1);
 				}
-			} else if (what == PROBE_UNKNOWN && overdue) {
+			} else if (what == PROBE_SEEN && overdue) {
 				int64_t again = now + (RELOOK_NS << (pd->relooks < RELOOK_DOUBLINGS ? pd->relooks : RELOOK_DOUBLINGS));
 				pd->relooks++;
 				if (*until < 0 || again < *until)
