@@ -58,7 +58,7 @@ struct sysmontick {
 	uint32_t schedtick;
 	int64_t schedwhen;     /* when schedtick last moved: the G's slice began */
 	int64_t probewhen;     /* last look at its M's system call */
-	uint32_t relooks;      /* looks since its slice ended that could not tell */
+	uint32_t relooks;      /* looks since its slice ended that saw it running once */
 };
 
 #define PROBE_EVERY_NS 1000000LL /* a G running user code is looked at once per ms */
@@ -189,8 +189,8 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 					GMP_CTR_NOP_ADD(wakepreempts, 1);
 				}
 			} else if (what == PROBE_SEEN && overdue) {
-				int64_t again = now + (RELOOK_NS << (pd->relooks < RELOOK_DOUBLINGS ? pd->relooks : RELOOK_DOUBLINGS));
-				pd->relooks++;
+				uint32_t k = pd->relooks++;
+				int64_t again = now + (RELOOK_NS << (k < RELOOK_DOUBLINGS ? k : RELOOK_DOUBLINGS));
 				if (*until < 0 || again < *until)
 					*until = again;
 			}
