@@ -26,28 +26,35 @@ int foreign_join(pthread_t t, void **ret);
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static sem_t sem, done;
+static sem_t sem;
 
 /* Runs fn on a foreign thread and returns its result once it is over.
- * The join is glibc's (the library's), so wait for the end on a semaphore
- * first: a G then never blocks its M in glibc's join for long. */
+ * The join is glibc's (the library's), so wait for the end on the job's
+ * own semaphore first: a G then never blocks its M in glibc's join for
+ * long.  (One semaphore shared by all jobs let main join a foreign thread
+ * whose sibling had finished first: at one P that join held the only P
+ * while the thread it waited for needed a mutex handed to a queued G, a
+ * wait only sysmon's rescue of the P ended, and under qemu-user, where
+ * there is no rescue, for good: about 1 run in 300.) */
 struct job {
 	void *(*fn)(void *);
 	void *arg;
 	void *ret;
+	sem_t done;
 };
 
 static void *job_main(void *a)
 {
 	struct job *j = a;
 	j->ret = j->fn(j->arg);
-	sem_post(&done);
+	sem_post(&j->done);
 	return NULL;
 }
 
 static pthread_t foreign_start(struct job *j)
 {
 	pthread_t t;
+	sem_init(&j->done, 0, 0);
 	if (foreign_create(&t, job_main, j) != 0) {
 		printf("foreign_create failed\n");
 		exit(1);
@@ -57,9 +64,10 @@ static pthread_t foreign_start(struct job *j)
 
 static void *foreign_finish(pthread_t t, struct job *j)
 {
-	while (sem_wait(&done) != 0)
+	while (sem_wait(&j->done) != 0)
 		;
 	foreign_join(t, NULL);
+	sem_destroy(&j->done);
 	return j->ret;
 }
 
@@ -357,7 +365,6 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sem_init(&sem, 0, 0);
-	sem_init(&done, 0, 0);
 	sem_init(&s1, 0, 0);
 	sem_init(&s2, 0, 0);
 	struct job j;
