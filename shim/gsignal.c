@@ -333,6 +333,16 @@ static uint64_t uc_mask(void *ucv)
 	return m;
 }
 
+/* kmask is the kernel's mask on gp's M now, inside a handler of the G's or
+ * as the outermost one returns: the M's record says it, and so does the
+ * G's handler mask while a handler still runs. */
+static void record_handler_mask(struct g *gp, uint64_t kmask)
+{
+	kmask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	gp->m->sigmask = kmask;
+	gp->sighmask = gp->inhandler ? kmask & ~gp->sigmask : 0;
+}
+
 /* The trampoline, as a handler of the G's returns to uc: the signals sent
  * to it that the handler blocked are raised now, and delivered as it
  * returns, on this M (nothing in between can switch the G out). */
@@ -342,9 +352,7 @@ void gmp_sig_handler_return(void *uc)
 	uint64_t held = uc_mask(uc);
 	/* rt_sigreturn installs held on this M, which may not be the one the
 	 * handler began on (it parked: gmp_sig_switch_in_handler). */
-	uint64_t k = held & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
-	gp->m->sigmask = k;
-	gp->sighmask = gp->inhandler ? k & ~gp->sigmask : 0;
+	record_handler_mask(gp, held);
 	if (gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask))
 		deliver(gp, held, NULL);
 }
@@ -352,11 +360,8 @@ void gmp_sig_handler_return(void *uc)
 void gmp_sig_switch_in_handler(struct g *gp)
 {
 	uint64_t cur;
-	if (gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&cur, 8, 0, 0) != 0)
-		return;
-	cur &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
-	gp->m->sigmask = cur;
-	gp->sighmask = cur & ~gp->sigmask;
+	if (gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&cur, 8, 0, 0) == 0)
+		record_handler_mask(gp, cur);
 }
 
 /* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
