@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,6 +111,21 @@ static inline int thread_in_syscall(int tid)
 		n = -1;
 	fclose(f);
 	return n >= 0;
+}
+
+/* Under the shim, how many times threads have parked for the wait reason
+ * of that name (gmpshim_wait_reason's); 0 without the runtime. */
+static inline uint64_t shim_parks(const char *reason)
+{
+	struct gmpshim_stats st;
+	if (gmpshim_stats(&st) != 0)
+		return 0;
+	for (int i = 0; i < GMPSHIM_NWAIT; i++) {
+		const char *n = gmpshim_wait_reason(i);
+		if (n && strcmp(n, reason) == 0)
+			return st.park[i];
+	}
+	return 0;
 }
 
 /* Burns CPU without a single call until *flag is set: a thread that only

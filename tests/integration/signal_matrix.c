@@ -31,7 +31,6 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -273,15 +272,7 @@ static uint64_t parks(enum state st)
 {
 	static const char *const reason[] = { [S_MUTEX] = "mutex lock", [S_COND] = "cond wait",
 					      [S_PIPE] = "IO wait (read)", [S_SLEEP] = "sleep" };
-	struct gmpshim_stats s;
-	if (gmpshim_stats(&s) != 0)
-		return 0;
-	for (int i = 0; i < GMPSHIM_NWAIT; i++) {
-		const char *n = gmpshim_wait_reason(i);
-		if (n && reason[st] && strcmp(n, reason[st]) == 0)
-			return s.park[i];
-	}
-	return 0;
+	return reason[st] ? shim_parks(reason[st]) : 0;
 }
 
 /* Whether kernel thread tid (any of ours when 0) is blocked in system

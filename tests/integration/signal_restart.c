@@ -15,7 +15,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,25 +60,13 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Parks in a read on a pipe so far, by wait reason (shim), or -1. */
-static long read_parks(void)
-{
-	struct gmpshim_stats st;
-	if (gmpshim_stats(&st) != 0)
-		return -1;
-	for (int i = 0; i < GMPSHIM_NWAIT; i++) {
-		const char *n = gmpshim_wait_reason(i);
-		if (n && strcmp(n, "IO wait (read)") == 0)
-			return (long)st.park[i];
-	}
-	return -1;
-}
+#define READ_WAIT "IO wait (read)"
 
 /* Until the reader (or its handler's read: parks more than base) waits. */
-static void wait_reading(long base)
+static void wait_reading(uint64_t base)
 {
 	for (int i = 0; i < 5000; i++) {
-		if (under_shim() ? read_parks() > base : thread_in_syscall(reader_tid))
+		if (under_shim() ? shim_parks(READ_WAIT) > base : thread_in_syscall(reader_tid))
 			break;
 		pause_us(1000);
 	}
@@ -95,7 +82,7 @@ static int trial(enum kind k)
 	reader_tid = 0;
 	in_inner = 0;
 	inner_result = 0;
-	long base = read_parks();
+	uint64_t base = shim_parks(READ_WAIT);
 	pthread_t t;
 	pthread_create(&t, NULL, reader, NULL);
 	while (reader_tid == 0)
