@@ -180,6 +180,9 @@ static long read_task(void *arg)
 {
 	struct taskread *t = arg;
 	long n = t->keep && onreader ? read_kept(t) : -1;
+	/* A kept file that fails is read the plain way once more: its callers
+	 * act on open's answer (EACCES once the process is no longer
+	 * dumpable: rescue.c then reads stat), which a read gives otherwise. */
 	if (n < 0) {
 		long fd = read_open(t);
 		if (fd < 0)
