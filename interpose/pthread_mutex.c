@@ -75,6 +75,11 @@ static inline int robust_kind(pthread_mutex_t *m)
 	return D(m).__kind != -1 && (D(m).__kind & GMP_MUTEX_ROBUST) != 0;
 }
 
+static inline bool protect_kind(const pthread_mutex_t *m)
+{
+	return D(m).__kind != -1 && (D(m).__kind & GMP_MUTEX_PRIO_PROTECT) != 0;
+}
+
 GMP_EXPORT int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
 	/* No gmp_ensure_init: this needs no runtime, and a malloc calls it
@@ -136,11 +141,10 @@ static int kernel_timedlock(pthread_mutex_t *m, clockid_t clk, const struct time
  * in its own scheduling policy, and fails with EINVAL where the kernel
  * refuses that priority (any ceiling under SCHED_OTHER) or where the
  * thread's priority is above the ceiling.  We give the same answers from
- * the G's scheduling attributes; the raise is prio_acquired's. */
-static int ceiling_check(pthread_mutex_t *m)
+ * the G's scheduling attributes; the raise is prio_acquired's.  Out of
+ * line: every other lock pays one test. */
+static int ceiling_refused(pthread_mutex_t *m)
 {
-	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
-		return 0;
 	struct g *gp = gmp_thisg(); /* a foreign thread's: SCHED_OTHER, as it was made */
 	if (gp == NULL)
 		return ENOMEM;
@@ -190,7 +194,7 @@ static int lock_inner(pthread_mutex_t *m, int64_t deadline)
 
 static int lock_common(pthread_mutex_t *m, int64_t deadline)
 {
-	int err = ceiling_check(m);
+	int err = protect_kind(m) ? ceiling_refused(m) : 0;
 	return err ? err : lock_inner(m, deadline);
 }
 
@@ -243,7 +247,7 @@ GMP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 	if (!gmp_initialized)
 		return kernel_kind(m) ? gmp_real.pthread_mutex_trylock(m) : 0;
 	int type = D(m).__kind & GMP_MUTEX_TYPE_MASK;
-	int cerr = ceiling_check(m);
+	int cerr = protect_kind(m) ? ceiling_refused(m) : 0;
 	if (cerr)
 		return cerr;
 	if (robust_kind(m))
@@ -321,7 +325,7 @@ GMP_EXPORT int gmp_mutex_consistent_np(pthread_mutex_t *m) __asm__("pthread_mute
  * runs at it (prio_acquired). */
 GMP_EXPORT int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 {
-	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+	if (!protect_kind(m))
 		return EINVAL;
 	*ceiling = (int)CEILING(m);
 	return 0;
@@ -329,7 +333,7 @@ GMP_EXPORT int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceili
 
 GMP_EXPORT int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
 {
-	if (D(m).__kind == -1 || !(D(m).__kind & GMP_MUTEX_PRIO_PROTECT))
+	if (!protect_kind(m))
 		return EINVAL;
 	if (ceiling < sched_get_priority_min(SCHED_FIFO) || ceiling > sched_get_priority_max(SCHED_FIFO))
 		return EINVAL;

@@ -77,7 +77,7 @@ static void wake_freed(struct gmp_rwlock *rw, uint32_t s)
  * itself out again, and while it was in, a writer's compare-and-swap
  * from 0 failed and it may have parked: whoever brings the word to 0
  * wakes the next owner, as an unlock does. */
-static int tryrd(struct gmp_rwlock *rw)
+static inline int tryrd(struct gmp_rwlock *rw)
 {
 	uint32_t s = __atomic_fetch_add(&rw->state, 1, __ATOMIC_ACQUIRE);
 	if (reader_may_enter(rw, s) && (s & ~WRITER) < READERS_MAX)
@@ -87,28 +87,37 @@ static int tryrd(struct gmp_rwlock *rw)
 	return (s & WRITER) || (s & ~WRITER) < READERS_MAX ? EBUSY : EAGAIN;
 }
 
-static int rdlock(struct gmp_rwlock *rw, int64_t deadline)
+/* After a first try found the lock unavailable. */
+static int rdlock_wait(struct gmp_rwlock *rw, int64_t deadline)
 {
 	for (int spins = 0;; spins++) {
+		if (!gmp_spin(spins)) {
+			/* The writer itself asking to read would wait for itself
+			 * forever; glibc reports it, as POSIX allows. */
+			if (rw->writer == gmp_self_tid() && (__atomic_load_n(&rw->state, __ATOMIC_ACQUIRE) & WRITER))
+				return EDEADLK;
+			gmp_cancel_async_point();
+			uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
+			__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_SEQ_CST);
+			int err = reader_may_enter(rw, s)
+					  ? EAGAIN
+					  : gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
+			if (err != 0) /* woken: the waker uncounted us (unlock) */
+				__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
+			if (err == ETIMEDOUT)
+				return tryrd(rw) == 0 ? 0 : ETIMEDOUT;
+		}
 		int err = tryrd(rw);
 		if (err != EBUSY)
 			return err;
-		if (gmp_spin(spins))
-			continue;
-		/* The writer itself asking to read would wait for itself
-		 * forever; glibc reports it, as POSIX allows. */
-		if (rw->writer == gmp_self_tid() && (__atomic_load_n(&rw->state, __ATOMIC_ACQUIRE) & WRITER))
-			return EDEADLK;
-		gmp_cancel_async_point();
-		uint32_t s = __atomic_load_n(&rw->state, __ATOMIC_ACQUIRE);
-		__atomic_add_fetch(&rw->rwait, 1, __ATOMIC_SEQ_CST);
-		err = reader_may_enter(rw, s) ? EAGAIN
-					       : gmp_futexwait_bits(&rw->state, s, deadline, WAIT_RWLOCK, PARKED_READER);
-		if (err != 0) /* woken: the waker uncounted us (unlock) */
-			__atomic_sub_fetch(&rw->rwait, 1, __ATOMIC_ACQ_REL);
-		if (err == ETIMEDOUT)
-			return tryrd(rw) == 0 ? 0 : ETIMEDOUT;
 	}
+}
+
+/* The first try inline: an uncontended read lock is one call. */
+static inline int rdlock(struct gmp_rwlock *rw, int64_t deadline)
+{
+	int err = tryrd(rw);
+	return err != EBUSY ? err : rdlock_wait(rw, deadline);
 }
 
 static int trywr(struct gmp_rwlock *rw)

@@ -101,11 +101,9 @@ void gmp_foreign_ready(struct g *gp)
 	notewakeup(&gp->fnote);
 }
 
-int gmp_self_tid(void)
+int gmp_foreign_tid(void)
 {
-	struct g *gp = getg();
-	if (gp == NULL)
-		gp = foreign_tls;
+	struct g *gp = foreign_tls;
 	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
 }
 

@@ -18,8 +18,13 @@ void gmp_foreign_init(void);
 /* tcb (a pthread_t no G has) is an NPTL thread's, as far as can be told. */
 bool gmp_foreign_tcb(const void *tcb);
 /* The owner id the caller stores in a lock: the G's TID, or a foreign
- * thread's kernel TID. */
-int gmp_self_tid(void);
+ * thread's kernel TID (out of line: locks take the G's on every call). */
+int gmp_foreign_tid(void);
+static inline int gmp_self_tid(void)
+{
+	struct g *gp = getg();
+	return gp ? gp->tid : gmp_foreign_tid();
+}
 
 /* The calling thread's G: its own, or its foreign G (NULL only when that
  * could not be mapped). */

@@ -70,17 +70,9 @@ int gmp_mutex_trylock(uint32_t *w)
 
 static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g *const *owner);
 
-int gmp_mutex_lock_pi(uint32_t *w, struct g *const *owner, int64_t deadline)
+int gmp_mutex_lock_slow(uint32_t *w, struct g *const *owner, int64_t deadline)
 {
-	gmp_preempt_point();
-	if (cas(w, 0, LOCKED))
-		return 0;
 	return lock_slow(w, deadline, 0, owner);
-}
-
-int gmp_mutex_lock(uint32_t *w, int64_t deadline)
-{
-	return gmp_mutex_lock_pi(w, NULL, deadline);
 }
 
 /* A condvar waiter moved onto this mutex's queue (sema.c: wait morphing)
@@ -133,11 +125,8 @@ static int lock_slow(uint32_t *w, int64_t deadline, int64_t waitstart, struct g 
 	}
 }
 
-void gmp_mutex_unlock(uint32_t *w)
+void gmp_mutex_unlock_slow(uint32_t *w, uint32_t s)
 {
-	uint32_t s = LOCKED;
-	if (__atomic_compare_exchange_n(w, &s, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return;
 	for (;;) {
 		if (s & STARVING) {
 			/* STARVING is only ever set while LOCKED, so the lock goes
