@@ -14,6 +14,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "compat/debug.h"
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/init.h"
@@ -113,14 +114,19 @@ GMP_EXPORT int timerfd_create(int clockid, int flags)
 GMP_EXPORT int signalfd(int fd, const sigset_t *mask_in, int flags)
 {
 	/* The runtime's signal is never the program's to read: its requests
-	 * must reach the runtime's handler, not a reader. */
+	 * must reach the runtime's handler, not a reader.  SIGURG the runtime
+	 * leaves to the program (it moves to a realtime signal). */
 	gmp_ensure_init();
 	sigset_t own = *mask_in;
-	sigdelset(&own, gmp_preemptsig);
+	if (!gmp_rtsig_take_sync(&own))
+		gmp_unsupported("signalfd: the runtime keeps its signal (GMP_PREEMPTSIG, or no realtime signal "
+				"free); this signalfd will not see it");
+	sigdelset(&own, __atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE));
 	const sigset_t *mask = &own;
 	if (fd != -1) /* changes the mask of an existing signalfd */
 		return (int)gmp_ret(gmp_syscall6(SYS_signalfd4, fd, (long)mask, 8, flags, 0, 0));
-	return (int)created(gmp_syscall6(SYS_signalfd4, -1, (long)mask, 8, flags | NB, 0, 0), usernb(flags));
+	return (int)created(gmp_syscall6(SYS_signalfd4, -1, (long)mask, 8, flags | NB, 0, 0),
+			    PD_SIGNALFD | usernb(flags));
 }
 
 GMP_EXPORT int inotify_init1(int flags)

@@ -272,6 +272,7 @@ GMP_EXPORT int raise(int sig)
  * handler would have and waits again. */
 static int sigwait_filtered(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
+	(void)gmp_rtsig_take_sync(set); /* if kept, thread-directed instances still come */
 	siginfo_t own;
 	if (info == NULL)
 		info = &own;

@@ -5,6 +5,7 @@
  * entersyscall and exitsyscall instead. */
 #include <errno.h>
 #include <poll.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -13,6 +14,7 @@
 #include "compat/debug.h"
 #include "cancel.h"
 #include "netpoll.h"
+#include "rtsig.h"
 #include "runtime.h"
 #include "sys.h"
 #include "syscall.h"
@@ -76,14 +78,31 @@ static void note_drained(struct polldesc *pd, long nr, long a1, long a2, long a3
 		__atomic_store_n(&pd->rdrained, val, __ATOMIC_RELAXED);
 }
 
+/* A read of a signalfd: the records of the runtime's own requests are
+ * taken out (one can be left pending on an M that blocks the signal the
+ * runtime moved off: gmp_rtsig_take_sync).  -EAGAIN if nothing is left. */
+static long signalfd_read(long nr, long buf, long r)
+{
+	if (nr != SYS_read || r <= 0)
+		return r;
+	struct signalfd_siginfo *si = (struct signalfd_siginfo *)buf;
+	long n = r / (long)sizeof *si, kept = 0;
+	for (long i = 0; i < n; i++)
+		if (!gmp_sigfd_is_runtime(si[i].ssi_code, si[i].ssi_pid, si[i].ssi_ptr))
+			si[kept++] = si[i];
+	return kept ? kept * (long)sizeof *si : -EAGAIN;
+}
+
 long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a4, long a5)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	if (pd == NULL)
 		return gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5);
 	uint32_t flags = __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE);
-	if (flags & PD_USERNB)
-		return gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+	if (flags & PD_USERNB) {
+		long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+		return flags & PD_SIGNALFD ? signalfd_read(nr, a1, r) : r;
+	}
 	struct g *gp = getg();
 	if (gp == NULL)
 		return thread_blocking(fd, mode, nr, a1, a2, a3, a4, a5);
@@ -105,6 +124,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		} else {
 			r = flags & PD_FORKED ? gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5)
 					      : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+			if (flags & PD_SIGNALFD)
+				r = signalfd_read(nr, a1, r);
 		}
 		if (r != -EAGAIN) {
 			if (stream)

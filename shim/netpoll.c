@@ -281,13 +281,13 @@ static void readd(int fd, struct polldesc *pd, void *arg);
  * whose instance is the parent's, and when a raw system call closed one
  * of ours behind the interposed calls' back (gmp_rtfd_close then leaves
  * the number alone if the program has it now). */
-static void netpoll_rebuild(void)
+static void netpoll_rebuild(bool forked)
 {
 	gmp_rtfd_close(epfd);
 	gmp_rtfd_close(breakfd);
 	epfd = breakfd = -1;
 	netpoll_create();
-	gmp_pd_foreach(readd, NULL);
+	gmp_pd_foreach(readd, forked ? &epfd : NULL);
 	/* The timerfd is shared with a fork's parent too, and a clock change
 	 * is reported to one reader only. */
 	if (clockfd >= 0) {
@@ -304,7 +304,7 @@ static void netpoll_lost(int fd)
 	lock(&initlock);
 	if (fd == epfd || fd == breakfd) {
 		gmp_unsupported("a raw close of the runtime's epoll descriptors: rebuilt");
-		netpoll_rebuild();
+		netpoll_rebuild(false);
 	}
 	unlock(&initlock);
 }
@@ -399,10 +399,15 @@ void gmp_netpoll_wake_before(int64_t when)
 	}
 }
 
+/* arg: non-NULL in a fork child.  The program's epoll instances it
+ * inherited are its parent's too, and polling one from here would ask
+ * its ready fds in the child's name: a signalfd there then says no for
+ * the parent's pending signal and leaves the parent's ready list (lost:
+ * tests/integration/sigurg_fd).  The child waits on those in the kernel,
+ * as on any fd we do not watch. */
 static void readd(int fd, struct polldesc *pd, void *arg)
 {
-	(void)arg;
-	if (epoll_add(fd, pd) < 0)
+	if ((arg != NULL && (pd->flags & PD_EPOLL)) || epoll_add(fd, pd) < 0)
 		__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
 }
 
@@ -438,5 +443,5 @@ void netpoll_fork(enum gmp_fork_phase phase)
 	breakpending = 0;
 	if (epfd < 0)
 		return;
-	netpoll_rebuild();
+	netpoll_rebuild(true);
 }

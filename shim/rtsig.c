@@ -21,6 +21,7 @@
 #include "preempt.h"
 #include "rtsig.h"
 #include "runtime.h"
+#include "sigtramp.h"
 #include "sigwake.h"
 #include "stack.h"
 #include "sys.h"
@@ -115,12 +116,40 @@ bool gmp_rtsig_move(int sig, struct sigaction *prev)
 	install_on(to, &user_act);
 	__atomic_store_n(&gmp_preemptsig, to, __ATOMIC_RELEASE);
 	gmp_sig_unblockable(sig, false);
+	/* This M now blocks sig if its G does; the others when they next
+	 * load a G's mask or go idle. */
+	struct g *gp = getg();
+	struct m *self = gp ? gp->m : NULL;
+	if (self)
+		gmp_sigmask_load(self, gp);
 	*prev = was;
 	for (struct m *mp = __atomic_load_n(&sched.allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink)
-		if (mp->tid != 0 && !mp->gone)
+		if (mp->tid != 0 && !mp->gone && mp != self)
 			sigsend_on(sig, mp, SIGREQ_IDLEMASK);
 	unlock(&movelock);
-	gmp_unsupported("the program handles the runtime's signal: the runtime moved to a realtime one");
+	gmp_unsupported("the program takes the runtime's signal (a handler, signalfd or sigwait): the runtime "
+			"moved to a realtime one");
+	return true;
+}
+
+bool gmp_rtsig_take_sync(const sigset_t *set)
+{
+	int sig = __atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE);
+	if (!sigismember(set, sig))
+		return true;
+	struct sigaction prev;
+	if (sig != SIGURG || !gmp_rtsig_move(sig, &prev))
+		return false;
+	/* The trampoline, not the program's SIG_DFL, stays the kernel's
+	 * action: requests sent before the move still arrive on sig, and an
+	 * M that has not reloaded its mask yet still takes it. */
+	gmp_sigtramp_lock();
+	*gmp_sigtramp_action(sig) = prev;
+	struct sigaction k = prev;
+	k.sa_sigaction = gmp_sigtramp;
+	k.sa_flags = (prev.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+	real_sigaction(sig, &k, NULL);
+	gmp_sigtramp_unlock();
 	return true;
 }
 
@@ -244,10 +273,14 @@ void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old)
 
 /* Whether a siginfo is one of the runtime's own requests (sigwait and
  * signalfd readers must never see them). */
-bool gmp_sig_is_runtime(const siginfo_t *si)
+bool gmp_sigfd_is_runtime(int32_t code, uint32_t pid, uint64_t ptr)
 {
 	/* Whatever the signal number: one sent before the runtime moved to
 	 * another signal (gmp_rtsig_move) is the runtime's too. */
-	uintptr_t tag = (uintptr_t)si->si_value.sival_ptr;
-	return si->si_code == SI_QUEUE && si->si_pid == gmp_pid && (uint32_t)(tag >> 8) == cookie;
+	return code == SI_QUEUE && pid == (uint32_t)gmp_pid && (uint32_t)(ptr >> 8) == cookie;
+}
+
+bool gmp_sig_is_runtime(const siginfo_t *si)
+{
+	return gmp_sigfd_is_runtime(si->si_code, (uint32_t)si->si_pid, (uintptr_t)si->si_value.sival_ptr);
 }

@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "runtime.h"
 
@@ -24,6 +25,8 @@ bool gmp_sigsend(struct m *mp, enum gmp_sigreq req);
 /* Whether a siginfo is one of the runtime's own requests (sigwait and
  * signalfd readers must never see them). */
 bool gmp_sig_is_runtime(const siginfo_t *si);
+/* The same for a signalfd record's fields. */
+bool gmp_sigfd_is_runtime(int32_t code, uint32_t pid, uint64_t ptr);
 /* The G this M was running when the signal landed, if it landed on that
  * G's own stack while the G was on this M; else NULL.  In a handler. */
 struct g *gmp_signal_g(void *uc);
@@ -41,6 +44,15 @@ void gmp_preemptsig_action(const struct sigaction *act, struct sigaction *old);
  * true, with the program's earlier action for sig in *prev.  False: the
  * runtime keeps sig (named, or no realtime signal free). */
 bool gmp_rtsig_move(int sig, struct sigaction *prev);
+/* The program takes the signals of set synchronously (signalfd, sigwait),
+ * where every instance must stay pending until it reads it (PostgreSQL's
+ * latches: kill(pid, SIGURG) from another process, read from a
+ * signalfd); a signal the runtime never blocks in the kernel cannot.  If
+ * set has the runtime's signal and that is SIGURG (whose default,
+ * ignore, is what the trampoline does for SIG_DFL), the runtime moves off
+ * it, as for a handler, and the program's action stays behind the
+ * trampoline.  False if the runtime keeps a signal of set. */
+bool gmp_rtsig_take_sync(const sigset_t *set);
 /* The runtime's handler, for a request that arrives on a signal the
  * runtime has moved off (the trampoline sees it: gmp_sig_is_runtime). */
 void gmp_rtsig_dispatch(int sig, siginfo_t *si, void *uc);
