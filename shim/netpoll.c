@@ -275,6 +275,7 @@ int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t 
 }
 
 static void readd(int fd, struct polldesc *pd, void *arg);
+static void readd_child(int fd, struct polldesc *pd, void *arg);
 
 /* Under initlock (or in a fork child): a new epoll instance, eventfd and
  * timerfd with every polled fd registered again.  Used by a fork child,
@@ -287,7 +288,7 @@ static void netpoll_rebuild(bool forked)
 	gmp_rtfd_close(breakfd);
 	epfd = breakfd = -1;
 	netpoll_create();
-	gmp_pd_foreach(readd, forked ? &epfd : NULL);
+	gmp_pd_foreach(forked ? readd_child : readd, NULL);
 	/* The timerfd is shared with a fork's parent too, and a clock change
 	 * is reported to one reader only. */
 	if (clockfd >= 0) {
@@ -399,16 +400,25 @@ void gmp_netpoll_wake_before(int64_t when)
 	}
 }
 
-/* arg: non-NULL in a fork child.  The program's epoll instances it
- * inherited are its parent's too, and polling one from here would ask
- * its ready fds in the child's name: a signalfd there then says no for
- * the parent's pending signal and leaves the parent's ready list (lost:
- * tests/integration/sigurg_fd).  The child waits on those in the kernel,
- * as on any fd we do not watch. */
 static void readd(int fd, struct polldesc *pd, void *arg)
 {
-	if ((arg != NULL && (pd->flags & PD_EPOLL)) || epoll_add(fd, pd) < 0)
+	(void)arg;
+	if (epoll_add(fd, pd) < 0)
 		__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
+}
+
+/* In a fork child.  The program's epoll instances it inherited are its
+ * parent's too, and polling one from here would ask its ready fds in the
+ * child's name: a signalfd there then says no for the parent's pending
+ * signal and leaves the parent's ready list (lost: tests/integration/
+ * sigurg_fd).  The child waits on those in the kernel, as on any fd we
+ * do not watch. */
+static void readd_child(int fd, struct polldesc *pd, void *arg)
+{
+	if (pd->flags & PD_EPOLL)
+		__atomic_store_n(&pd->flags, 0, __ATOMIC_RELEASE);
+	else
+		readd(fd, pd, arg);
 }
 
 /* A child that execs gives the fds it keeps their blocking description

@@ -135,8 +135,8 @@ bool gmp_rtsig_move(int sig, struct sigaction *prev)
 bool gmp_rtsig_take_sync(const sigset_t *set)
 {
 	int sig = __atomic_load_n(&gmp_preemptsig, __ATOMIC_ACQUIRE);
-	if (!sigismember(set, sig))
-		return true;
+	if (!gmp_initialized || !sigismember(set, sig))
+		return true; /* before start-up the signal is nobody's yet */
 	struct sigaction prev;
 	if (sig != SIGURG || !gmp_rtsig_move(sig, &prev))
 		return false;
