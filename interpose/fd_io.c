@@ -3,6 +3,7 @@
  * between entersyscall and exitsyscall.  No gmp_ensure_init here: before
  * the runtime starts no fd is polled and there is no G, so these are
  * plain blocking calls. */
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -150,9 +151,29 @@ GMP_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 	return sendto(fd, buf, n, flags, NULL, 0);
 }
 
+/* The fds a message carries go to another process in the mode the
+ * program set (a forkserver child's blocking read of a pipe passed to it
+ * said EAGAIN: tests/integration/fd_passing). */
+static void share_passed_fds(const struct msghdr *msg)
+{
+	if (msg->msg_control == NULL)
+		return;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR((struct msghdr *)msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof fd, sizeof fd);
+			gmp_netpoll_share(fd);
+		}
+	}
+}
+
 GMP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	GMP_CANCEL_POINT;
+	share_passed_fds(msg);
 	if (flags & MSG_DONTWAIT)
 		return gmp_ret(gmp_syscall(SYS_sendmsg, fd, msg, flags));
 	return gmp_ret(writev_all(fd, SYS_sendmsg, msg->msg_iov, (int)msg->msg_iovlen, (struct msghdr *)msg, flags));
@@ -161,6 +182,8 @@ GMP_EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 GMP_EXPORT int sendmmsg(int fd, struct mmsghdr *vec, unsigned int n, int flags)
 {
 	GMP_CANCEL_POINT;
+	for (unsigned int i = 0; i < n; i++)
+		share_passed_fds(&vec[i].msg_hdr);
 	if (flags & MSG_DONTWAIT)
 		return (int)gmp_ret(gmp_syscall6(SYS_sendmmsg, fd, (long)vec, n, flags, 0, 0));
 	return (int)gmp_ret(gmp_fd_syscall(fd, 'w', SYS_sendmmsg, (long)vec, n, flags, 0, 0));

@@ -178,6 +178,20 @@ void gmp_netpoll_setnb(int fd, bool usernb)
 	while (!__atomic_compare_exchange_n(&pd->flags, &f, nf, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
+void gmp_netpoll_share(int fd)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL)
+		return;
+	uint32_t f = __atomic_load_n(&pd->flags, __ATOMIC_RELAXED);
+	do {
+		if (!(f & PD_SETNB))
+			return;
+	} while (!__atomic_compare_exchange_n(&pd->flags, &f, (f & ~PD_SETNB) | PD_FORKED, true, __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+	setnb(fd, false);
+}
+
 void gmp_netpoll_release(int fd)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
@@ -424,12 +438,14 @@ static void readd_child(int fd, struct polldesc *pd, void *arg)
 /* A child that execs gives the fds it keeps their blocking description
  * back (interpose/exec.c), and the description is ours too: our next call
  * on it may then block in the kernel, so it must be one the M may block
- * in (fdio.c). */
+ * in (fdio.c).  Close-on-exec ones too: the child may clear the flag
+ * before its exec (subprocess's pass_fds, posix_spawn's file actions), as
+ * Python's spawn start method does with the pipe its parent then reads;
+ * that read blocked the M holding the only P. */
 static void mark_forked(int fd, struct polldesc *pd, void *arg)
 {
 	(void)arg;
-	long fdflags = sys(SYS_fcntl, fd, F_GETFD, 0, 0);
-	if ((pd->flags & PD_SETNB) && fdflags >= 0 && !(fdflags & FD_CLOEXEC))
+	if (pd->flags & PD_SETNB)
 		__atomic_or_fetch(&pd->flags, PD_FORKED, __ATOMIC_RELEASE);
 }
 

@@ -80,6 +80,12 @@ void gmp_netpoll_close(int fd, bool del);
 /* Gives fd back to blocking mode for good: something outside the shim
  * (stdio, a child process) is going to use the description. */
 void gmp_netpoll_release(int fd);
+/* fd's description is going to another process (SCM_RIGHTS), which must
+ * find it in the blocking mode the program set: unless the program made
+ * it non-blocking, O_NONBLOCK comes off, and our own calls on fd go to
+ * the kernel as blocking ones from now on (PD_FORKED).  Gs parked on it
+ * stay parked. */
+void gmp_netpoll_share(int fd);
 /* Records the program's own O_NONBLOCK choice for fd. */
 void gmp_netpoll_setnb(int fd, bool usernb);
 /* Registers newfd as a copy of oldfd (dup); false if oldfd is not ours. */
