@@ -2,7 +2,9 @@
  * descriptions its parent believes in: before exec (and before spawning
  * a process that inherits fds) every polled fd that survives exec gets
  * its O_NONBLOCK back off, and from then on the parent treats it as a
- * blocking fd too, since the description is shared.  vfork becomes fork:
+ * blocking fd too, since the description is shared.  Gs parked on one
+ * stay parked (forgetting the fd, as a close does, woke them with EBADF:
+ * a thread reading a pipe while another ran system()).  vfork becomes fork:
  * a vfork child would run our interposed calls on the parent's memory
  * and epoll instance. */
 #include <fcntl.h>
@@ -20,17 +22,17 @@
 #include "shim/sys.h"
 #include "shim/syscall.h"
 
-static void release_inherited(int fd, struct polldesc *pd, void *arg)
+static void share_inherited(int fd, struct polldesc *pd, void *arg)
 {
 	(void)arg;
 	long fdflags = gmp_syscall(SYS_fcntl, fd, F_GETFD, 0);
 	if ((pd->flags & PD_SETNB) && fdflags >= 0 && !(fdflags & FD_CLOEXEC))
-		gmp_netpoll_release(fd);
+		gmp_netpoll_share(fd);
 }
 
 static void before_exec(void)
 {
-	gmp_pd_foreach(release_inherited, NULL);
+	gmp_pd_foreach(share_inherited, NULL);
 }
 
 GMP_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
@@ -108,7 +110,7 @@ GMP_EXPORT int execle(const char *path, const char *arg, ...)
 
 GMP_EXPORT int posix_spawn_file_actions_adddup2(posix_spawn_file_actions_t *fa, int fd, int newfd)
 {
-	gmp_netpoll_release(fd); /* the child will read or write it directly */
+	gmp_netpoll_share(fd); /* the child will read or write it directly */
 	return GMP_REAL(posix_spawn_file_actions_adddup2)(fa, fd, newfd);
 }
 

@@ -80,8 +80,8 @@ void gmp_netpoll_close(int fd, bool del);
 /* Gives fd back to blocking mode for good: something outside the shim
  * (stdio, a child process) is going to use the description. */
 void gmp_netpoll_release(int fd);
-/* fd's description is going to another process (SCM_RIGHTS), which must
- * find it in the blocking mode the program set: unless the program made
+/* fd's description is going to another program (SCM_RIGHTS, exec,
+ * posix_spawn), which must find it in the blocking mode the program set: unless the program made
  * it non-blocking, O_NONBLOCK comes off, and our own calls on fd go to
  * the kernel as blocking ones from now on (PD_FORKED).  Gs parked on it
  * stay parked. */

@@ -13,7 +13,12 @@
  * pass_fds; Python's spawn start method).  The child gives it back its
  * blocking mode before the exec, for the program it runs; the parent,
  * which had taken it for non-blocking, then blocked the M holding its
- * only P in a read of it (multiprocessing's spawn hung at 1 P). */
+ * only P in a read of it (multiprocessing's spawn hung at 1 P).
+ *
+ * Part 3: system() and popen() while a thread waits in a read of an
+ * inheritable pipe: the read goes on waiting and gets the data written
+ * after them (it said EBADF: the runtime forgot the fd, as for a close,
+ * to make it blocking for the child). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -118,6 +123,33 @@ static void handed_on_after_fork(char *self)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child held it and exited");
 }
 
+static int spawnpipe[2];
+static char spawnbuf[8];
+
+static void *spawn_reader(void *arg)
+{
+	(void)arg;
+	return (void *)read(spawnpipe[0], spawnbuf, 4);
+}
+
+static void spawned_while_waiting(void)
+{
+	if (pipe(spawnpipe) != 0)
+		exit(1);
+	pthread_t t;
+	pthread_create(&t, NULL, spawn_reader, NULL);
+	pause_us(20000); /* it waits in its read */
+	CHECK(system("true") == 0, "system() while a thread reads an inheritable pipe");
+	FILE *f = popen("echo hi", "r");
+	char line[8] = { 0 };
+	CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "hi\n") == 0 && pclose(f) == 0,
+	      "popen() meanwhile");
+	CHECK(write(spawnpipe[1], "data", 4) == 4, "the pipe written after them");
+	void *n;
+	pthread_join(t, &n);
+	CHECK((long)n == 4 && memcmp(spawnbuf, "data", 4) == 0, "the waiting read got the data");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "receiver") == 0)
@@ -173,5 +205,6 @@ int main(int argc, char **argv)
 	CHECK((long)n == 5 && memcmp(again, "again", 5) == 0, "that thread's blocking read got it");
 	CHECK(!(fcntl(pipefd[0], F_GETFL) & O_NONBLOCK), "the sender's program still sees a blocking pipe");
 	handed_on_after_fork(argv[0]);
+	spawned_while_waiting();
 	return failures != 0;
 }
