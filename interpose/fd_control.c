@@ -95,7 +95,7 @@ static void dup_to(int oldfd, int newfd)
 	gmp_netpoll_dup(oldfd, newfd);
 	if (newfd <= 2 && gmp_pd_lookup(newfd)) {
 		gmp_netpoll_release(newfd);
-		gmp_netpoll_release(oldfd);
+		gmp_netpoll_share(oldfd); /* its waiters go on waiting */
 	}
 }
 
@@ -224,7 +224,9 @@ GMP_EXPORT int setsockopt(int fd, int level, int opt, const void *val, socklen_t
 
 GMP_EXPORT FILE *fdopen(int fd, const char *mode)
 {
-	gmp_netpoll_release(fd);
+	/* Blocking for stdio's own calls; a thread reading the same socket
+	 * while another writes it through the FILE goes on waiting. */
+	gmp_netpoll_share(fd);
 	return GMP_REAL(fdopen)(fd, mode);
 }
 

@@ -18,7 +18,8 @@
  * Part 3: system() and popen() while a thread waits in a read of an
  * inheritable pipe: the read goes on waiting and gets the data written
  * after them (it said EBADF: the runtime forgot the fd, as for a close,
- * to make it blocking for the child). */
+ * to make it blocking for the child).  And fdopen() of a socket another
+ * thread is reading, to write it through stdio. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -148,6 +149,20 @@ static void spawned_while_waiting(void)
 	void *n;
 	pthread_join(t, &n);
 	CHECK((long)n == 4 && memcmp(spawnbuf, "data", 4) == 0, "the waiting read got the data");
+
+	int s[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, s) != 0)
+		exit(1);
+	spawnpipe[0] = s[0];
+	pthread_create(&t, NULL, spawn_reader, NULL);
+	pause_us(20000);
+	f = fdopen(s[0], "w");
+	char c[4] = { 0 };
+	CHECK(f && fputs("out", f) >= 0 && fflush(f) == 0 && read(s[1], c, 3) == 3 && strcmp(c, "out") == 0,
+	      "fdopen() of a socket a thread reads, written through stdio");
+	CHECK(write(s[1], "back", 4) == 4, "the peer answers");
+	pthread_join(t, &n);
+	CHECK((long)n == 4 && memcmp(spawnbuf, "back", 4) == 0, "the reading thread got it");
 }
 
 int main(int argc, char **argv)
