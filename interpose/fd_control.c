@@ -94,7 +94,7 @@ static void dup_to(int oldfd, int newfd)
 	gmp_netpoll_close(newfd, false);
 	gmp_netpoll_dup(oldfd, newfd);
 	if (newfd <= 2 && gmp_pd_lookup(newfd)) {
-		gmp_netpoll_release(newfd);
+		gmp_netpoll_share(newfd);
 		gmp_netpoll_share(oldfd); /* its waiters go on waiting */
 	}
 }

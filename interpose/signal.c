@@ -61,11 +61,7 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 		k = *act;
 		bool dump = false;
 		if (runs_function(act)) {
-			k.sa_sigaction = gmp_sigtramp;
-			/* A one-shot action is reset by the trampoline when the
-			 * handler runs (it may first have to forward the signal
-			 * to the thread that takes it), not by the kernel. */
-			k.sa_flags = (k.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+			gmp_sigtramp_kernel_action(&k);
 		} else {
 			dump = gmp_dump_default_action(sig, act, &k); /* SIG_DFL: the runtime's default (gdump.c) */
 		}

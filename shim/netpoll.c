@@ -192,17 +192,6 @@ void gmp_netpoll_share(int fd)
 	setnb(fd, false);
 }
 
-void gmp_netpoll_release(int fd)
-{
-	struct polldesc *pd = gmp_pd_lookup(fd);
-	if (pd == NULL)
-		return;
-	bool restore = pd->flags & PD_SETNB;
-	gmp_netpoll_close(fd, true);
-	if (restore)
-		setnb(fd, false);
-}
-
 /* The words are bumped whether or not anyone waits; a word's wait queue
  * is looked up only if someone waits on it.  Most lookups would find
  * nobody (a server's G reads until EAGAIN and parks on one word of

@@ -77,14 +77,12 @@ void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb);
  * parked on it; they see EBADF.  del: remove it from epoll (the fd still
  * refers to the same file). */
 void gmp_netpoll_close(int fd, bool del);
-/* Gives fd back to blocking mode for good: something outside the shim
- * (stdio, a child process) is going to use the description. */
-void gmp_netpoll_release(int fd);
-/* fd's description is going to another program (SCM_RIGHTS, exec,
- * posix_spawn), which must find it in the blocking mode the program set: unless the program made
- * it non-blocking, O_NONBLOCK comes off, and our own calls on fd go to
- * the kernel as blocking ones from now on (PD_FORKED).  Gs parked on it
- * stay parked. */
+/* Something outside the shim is going to use fd's description (another
+ * program: SCM_RIGHTS, exec, posix_spawn; stdio's own calls: fdopen, fds
+ * 0-2) and must find it in the blocking mode the program set: unless the
+ * program made it non-blocking, O_NONBLOCK comes off, and our own calls
+ * on fd go to the kernel as blocking ones from now on (PD_FORKED).  Gs
+ * parked on it stay parked. */
 void gmp_netpoll_share(int fd);
 /* Records the program's own O_NONBLOCK choice for fd. */
 void gmp_netpoll_setnb(int fd, bool usernb);

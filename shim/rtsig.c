@@ -146,8 +146,7 @@ bool gmp_rtsig_take_sync(const sigset_t *set)
 	gmp_sigtramp_lock();
 	*gmp_sigtramp_action(sig) = prev;
 	struct sigaction k = prev;
-	k.sa_sigaction = gmp_sigtramp;
-	k.sa_flags = (prev.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+	gmp_sigtramp_kernel_action(&k);
 	real_sigaction(sig, &k, NULL);
 	gmp_sigtramp_unlock();
 	return true;

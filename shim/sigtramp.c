@@ -39,6 +39,15 @@ struct sigaction *gmp_sigtramp_action(int sig)
 	return &actions[sig];
 }
 
+void gmp_sigtramp_kernel_action(struct sigaction *k)
+{
+	k->sa_sigaction = gmp_sigtramp;
+	/* A one-shot action is reset by the trampoline when the handler runs
+	 * (it may first have to forward the signal to the thread that takes
+	 * it), not by the kernel. */
+	k->sa_flags = (k->sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+}
+
 void gmp_sigtramp_lock(void)
 {
 	lock(&actlock);

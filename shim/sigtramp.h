@@ -8,6 +8,9 @@
 
 void gmp_sigtramp(int sig, siginfo_t *si, void *uc);
 struct sigaction *gmp_sigtramp_action(int sig);
+/* Makes *k, a program's action that runs a function, the kernel's action
+ * that runs it through the trampoline. */
+void gmp_sigtramp_kernel_action(struct sigaction *k);
 void gmp_sigtramp_lock(void);
 void gmp_sigtramp_unlock(void);
 
