@@ -153,10 +153,9 @@ int gfree_scavenge(int max)
 		unlock(&sched.gflock);
 		if (n == 0)
 			break; /* the warm ones past the bound were taken meanwhile */
-		for (struct g *gp = batch; gp; gp = gp->schedlink) {
-			gmp_stack_release(gp);
+		gmp_stack_release_list(batch);
+		for (struct g *gp = batch; gp; gp = gp->schedlink)
 			gp->flags |= G_COLD;
-		}
 		put_global(batch);
 		done += n;
 	}

@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 
 #include "compat/debug.h"
 #include "compat/tls.h"
@@ -283,13 +284,63 @@ uintptr_t gmp_stack_top(struct g *gp)
 	return gmp_tls_lowest(gp->tcb) & ~(uintptr_t)63;
 }
 
-void gmp_stack_release(struct g *gp)
+/* The part of free G gp's stack that may go: none on a user stack (the
+ * program's memory); the page shared with the TLS stays. */
+static bool release_range(struct g *gp, struct iovec *iov)
 {
 	if (gp->flags & G_USERSTACK)
-		return; /* the program's memory */
+		return false;
 	uintptr_t lo = (uintptr_t)gp->stack_lo, hi = gmp_stack_top(gp) & ~(uintptr_t)(pagesize - 1);
-	if (hi > lo)
-		gmp_syscall(SYS_madvise, lo, hi - lo, MADV_DONTNEED);
+	iov->iov_base = (void *)lo;
+	iov->iov_len = hi > lo ? hi - lo : 0;
+	return hi > lo;
+}
+
+/* Each MADV_DONTNEED that drops touched pages flushes the TLB of every
+ * CPU running one of the program's threads: an IPI that interrupts them.
+ * process_madvise over many ranges of the calling process (Linux 6.13+
+ * takes any advice for it, 6.15+ names it PIDFD_SELF, 6.16+ flushes once
+ * per call) returns a batch of stacks for one.  Refused (an older kernel,
+ * a seccomp filter): one madvise per stack, from then on. */
+#define RELEASE_IOV 64
+#define PIDFD_SELF_PROCESS (-10000)
+static int batched = 1; /* sysmon's alone */
+
+static void release_each(struct iovec *iov, int n)
+{
+	for (int i = 0; i < n; i++)
+		gmp_syscall(SYS_madvise, (uintptr_t)iov[i].iov_base, iov[i].iov_len, MADV_DONTNEED);
+}
+
+static void release_iov(struct iovec *iov, int n)
+{
+	size_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	if (batched) {
+		long r = gmp_syscall6(SYS_process_madvise, PIDFD_SELF_PROCESS, (uintptr_t)iov, n, MADV_DONTNEED, 0, 0);
+		if (r == (long)total)
+			return;
+		if (r < 0)
+			batched = 0;
+	}
+	release_each(iov, n); /* idempotent for the part a short count did */
+}
+
+void gmp_stack_release_list(struct g *list)
+{
+	struct iovec iov[RELEASE_IOV];
+	int n = 0;
+	for (struct g *gp = list; gp; gp = gp->schedlink) {
+		if (!release_range(gp, &iov[n]))
+			continue;
+		if (++n == RELEASE_IOV) {
+			release_iov(iov, n);
+			n = 0;
+		}
+	}
+	if (n > 0)
+		release_iov(iov, n);
 }
 
 void gmp_unmap_g(struct g *gp)

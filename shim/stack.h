@@ -23,9 +23,10 @@ static inline bool gmp_sp_in_g(const struct g *gp, uintptr_t sp)
 {
 	return sp - (uintptr_t)gp->stack_lo < gp->stack_size;
 }
-/* Gives the pages of free G gp's stack back to the kernel (its TLS, TCB
- * and struct g stay): they read as zeros when touched again. */
-void gmp_stack_release(struct g *gp);
+/* Gives the stack pages of the free Gs on list (linked by schedlink) back
+ * to the kernel (their TLS, TCB and struct g stay): they read as zeros
+ * when touched again.  sysmon's: makes system calls. */
+void gmp_stack_release_list(struct g *list);
 /* Returns gp's whole mapping to the kernel. */
 void gmp_unmap_g(struct g *gp);
 

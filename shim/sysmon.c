@@ -47,9 +47,16 @@
  * look: a server idle between requests would pay that wake-up and the
  * sleep, two system calls, at each request. */
 #define SYSMON_QUIET_NS 50000000LL
-/* Free Gs whose stack pages one round gives back (~3 us each here): a
- * round stays short while sysmon also has Ps to watch. */
+/* Free Gs whose stack pages one round gives back.  While any P runs,
+ * rounds are paced to 1% of sysmon's time, as Go paces its scavenger:
+ * a round zaps pages on sysmon's CPU and flushes the TLB of the CPUs
+ * running the program (an IPI each, one per stack where the kernel cannot
+ * batch them, see stack.c).  Unpaced, a burst of 10,000 threads that
+ * ended took 40% from threads computing beside sysmon while it returned
+ * their stacks round after round (gmpbench's cpu_bound after sleepers).
+ * A quiet program gets them all back at once. */
 #define SCAVENGE_BATCH 256
+#define SCAVENGE_PACE 100
 
 /* What sysmon saw of each P at its last look. */
 struct sysmontick {
@@ -303,6 +310,7 @@ static void *sysmon(void *arg)
 	bool longrun = false; /* a G ran across the last interval */
 	int64_t delay = SYSMON_MIN_NS, look = gmp_nanotime(), quiet = 0;
 	int64_t sliceend = -1; /* the first slice timed at the last look ends */
+	int64_t scavnext = 0; /* when the next scavenging round may come */
 	uint64_t moves = 0;
 	bool allidle = false; /* at the last look */
 	for (;;) {
@@ -367,7 +375,13 @@ static void *sysmon(void *arg)
 			}
 		}
 		int worked = run_timers(now);
-		gfree_scavenge(SCAVENGE_BATCH);
+		if (now >= scavnext) {
+			int64_t begin = gmp_nanotime();
+			if (gfree_scavenge(SCAVENGE_BATCH) > 0) {
+				int64_t end = gmp_nanotime();
+				scavnext = end + (SCAVENGE_PACE - 1) * (end - begin);
+			}
+		}
 		woken = woken_waiting();
 		bool queued = woken > 0 || gs_queued();
 		if (retake(now, woken, queued, &longrun, &sliceend) + worked > 0)
