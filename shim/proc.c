@@ -438,6 +438,14 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 	gp->waitreason = WAIT_NONE;
 }
 
+/* A G was queued that no idle P will take: sysmon, which may be backing
+ * off because none waited, must time the running Gs' slices again. */
+static void hurry_if_busy(void)
+{
+	if (load_acq(&sched.npidle) == 0)
+		gmp_sysmon_hurry();
+}
+
 void gosched_m(struct g *gp, void *arg)
 {
 	casgstatus(gp, G_RUNNING, G_RUNNABLE);
@@ -448,6 +456,7 @@ void gosched_m(struct g *gp, void *arg)
 	else
 		globrunqput(gp);
 	unlock(&sched.lock);
+	hurry_if_busy();
 }
 
 /* Nothing else to run anywhere, and no timer due: yielding would only
@@ -527,6 +536,7 @@ void newproc(struct g *gp)
 		return;
 	}
 	runqput(pp, gp, true);
+	hurry_if_busy();
 	wakep();
 }
 

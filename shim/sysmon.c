@@ -313,6 +313,7 @@ static void *sysmon(void *arg)
 	int64_t scavnext = 0; /* when the next scavenging round may come */
 	uint64_t moves = 0;
 	bool allidle = false; /* at the last look */
+	bool waiting = true;  /* a G waited for a P at the last look */
 	for (;;) {
 		if (idle == 0)
 			delay = SYSMON_MIN_NS;
@@ -321,10 +322,15 @@ static void *sysmon(void *arg)
 		if (delay > SYSMON_MAX_NS)
 			delay = SYSMON_MAX_NS;
 		/* Preemption finds a G past its slice only when sysmon looks: a
-		 * slice shorter than the backed-off sleep would not be kept.
-		 * With no G running at the last look, the first slice after it
-		 * may run longer, as after Go's sysmon's 10 ms sleeps. */
-		if (!allidle && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
+		 * slice shorter than the backed-off sleep would not be kept
+		 * while Gs wait for a P.  With none waiting at the last look,
+		 * sysmon backs off as with every P idle (up to Go's sysmon's
+		 * 10 ms): a process whose threads run and block in turn, never
+		 * more than the Ps (each backend of a database forked per
+		 * connection), woke it ~400 times a second per process for
+		 * nothing; the first G that comes to wait behind a running one
+		 * hurries it (gmp_markwoke, newproc). */
+		if (!allidle && waiting && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
 		/* While a woken G waits, look every wake slice.  (Looking every
 		 * quarter slice whenever any G was queued kept slices to their
@@ -341,8 +347,12 @@ static void *sysmon(void *arg)
 			if (until < sleep)
 				sleep = until < SYSMON_MIN_NS ? SYSMON_MIN_NS : until;
 		}
-		/* A waker that misses the flag waits for this sleep at most. */
-		__atomic_store_n(&sched.sysmonhurry, longrun && gmp_wakeslice_ns > 0 && sleep > gmp_wakeslice_ns,
+		/* A waker that misses the flag waits for this sleep at most.
+		 * Raised for a sleep past a wake slice while a G runs that no
+		 * P scheduled away from during the last interval, or while
+		 * sysmon backs off with Gs running: one hurry per sleep. */
+		__atomic_store_n(&sched.sysmonhurry,
+				 (longrun || (!allidle && !waiting)) && gmp_wakeslice_ns > 0 && sleep > gmp_wakeslice_ns,
 				 __ATOMIC_RELEASE);
 		gmp_sigwake_sleep(sleep);
 		__atomic_store_n(&sched.sysmonhurry, 0, __ATOMIC_RELAXED);
@@ -384,6 +394,7 @@ static void *sysmon(void *arg)
 		}
 		woken = woken_waiting();
 		bool queued = woken > 0 || gs_queued();
+		waiting = queued;
 		if (retake(now, woken, queued, &longrun, &sliceend) + worked > 0)
 			idle = 0;
 		else
