@@ -234,11 +234,20 @@ static long switches(int tid)
 }
 
 /* One look at what tid is doing: a blocked call's number, arguments, sp
- * and pc in a[0..8]. */
+ * and pc in a[0..8].  sysmon's alone. */
+#define SYSCALL_FILE_RETRY_NS 1000000000LL
 static enum probe look(int tid, long a[9])
 {
+	/* Refused once, the syscall file is asked again only after a while
+	 * (a program may make itself dumpable again): a daemon that dropped
+	 * root paid a failed open at each look. */
+	static int64_t refused;
+	int64_t now = gmp_nanotime();
+	if (refused != 0 && now - refused < SYSCALL_FILE_RETRY_NS)
+		return probe_stat(tid);
 	uintptr_t sp, pc;
 	int k = gmp_task_syscall(tid, &a[0], &a[1], &sp, &pc);
+	refused = k == -EACCES ? now : 0;
 	if (k == -EACCES)
 		return probe_stat(tid);
 	if (k == 0)

@@ -186,6 +186,15 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			bool take = !runqempty(pp) ||
 				    load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0 ||
 				    now - pd->schedwhen >= SYSCALL_RETAKE_NS;
+			/* Nobody waits for a P and the G has not held it long:
+			 * what a probe (a clock read of the M, /proc reads)
+			 * would find helps nobody yet.  A G queued later makes
+			 * the next look probe.  Probing every P each ms while a
+			 * busy server's Gs ran for more than a look's interval
+			 * cost apache2 (worker MPM, keep-alive) a system call
+			 * per request. */
+			if (!overdue && !queued && now - pd->schedwhen < SYSCALL_RETAKE_NS)
+				continue;
 			enum probe what = gmp_rescue_probe(pp, take, overdue, now);
 			if (what == PROBE_RESCUED)
 				n++;
