@@ -14,6 +14,7 @@
 #include "compat/debug.h"
 #include "cancel.h"
 #include "netpoll.h"
+#include "preempt.h"
 #include "rtsig.h"
 #include "runtime.h"
 #include "sys.h"
@@ -106,6 +107,7 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	struct g *gp = getg();
 	if (gp == NULL)
 		return thread_blocking(fd, mode, nr, a1, a2, a3, a4, a5);
+	gmp_preempt_point();
 	gmp_getp(); /* a call nested in a blocking one parks like any other */
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
 	uint32_t *gen = mode == 'r' ? &pd->rgen : &pd->wgen;

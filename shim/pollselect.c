@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 
 #include "netpoll.h"
+#include "preempt.h"
 #include "runtime.h"
 #include "sys.h"
 #include "syscall.h"
@@ -90,6 +91,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	struct timespec ts;
 	if (getg() == NULL) /* a signal handler on an idle M: no G to park */
 		return gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)remaining(deadline, &ts), 0, 8, 0);
+	gmp_preempt_point();
 	/* A first look before touching the array: a ready set costs one
 	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
 	 * the kernel's to judge before we read it. */

@@ -135,6 +135,7 @@ void gmp_preempt_signal(void *ucv)
 		/* To the global queue, behind everything queued locally
 		 * (proc.go: gopreempt_m). */
 		mp->p->ctr.preempts++;
+		mp->freshslice = true;
 		mcall(gosched_m, how);
 	}
 	gp->sighmask = 0;
@@ -162,10 +163,12 @@ void gmp_preempt_yield(void)
 	if (gmp_rt_active() && gp->rtprio) {
 		if (gosched_rt(gp, false, &how)) {
 			gmp_getp()->ctr.preempts++;
+			gp->m->freshslice = true;
 			mcall(gosched_m, how);
 		}
 		return;
 	}
 	gmp_getp()->ctr.preempts++;
+	gp->m->freshslice = true;
 	gosched();
 }

@@ -902,6 +902,15 @@ void schedule(void)
 			gp = runqget(pp, &inherit);
 		if (gp == NULL)
 			gp = findrunnable(mp, &inherit);
+		/* runnext inherits what is left of the slice (proc.go), so
+		 * that two Gs readying each other cannot keep the P; after a
+		 * preemption nothing is left, and an inheritor would be
+		 * preempted at sysmon's next look, again and again down a
+		 * chain of readied Gs (a thread-per-connection server). */
+		if (mp->freshslice) {
+			mp->freshslice = false;
+			inherit = false;
+		}
 		if (mp->spinning)
 			resetspinning(mp);
 		if (gp->lockedm) {

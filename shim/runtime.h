@@ -296,6 +296,7 @@ struct m {
 	bool userlook;            /* that read found it running */
 	uint32_t kwait;           /* 1: in a kernel wait (gmp_kernelwait_begin), 2: asked back */
 	int64_t preemptsent;      /* when a preemption request was sent; 0: none */
+	bool freshslice;          /* its G was preempted: the next one gets a slice of its own */
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	bool idlemasking;         /* in gmp_sigmask_idle: its handler leaves the mask alone */
 	bool idlemaskredo;        /* ... and asks it to look again */

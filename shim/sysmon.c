@@ -168,8 +168,15 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			int64_t ran = now - pd->schedwhen;
 			bool asked = gp && (__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED) ||
 					    __atomic_load_n(&gp->cancelkick, __ATOMIC_RELAXED));
+			/* Timed only where a G waits behind it: on this P, or on
+			 * the global queue, which any P takes from (and where a
+			 * preempted G goes).  One queued on another P's ring
+			 * waits for that P's G: preempting this one would only
+			 * resume it (gmp_nothing_else), a request for nothing,
+			 * which apache2's children got a thousand times a second. */
+			bool behind = queued && (!runqempty(pp) || load_acq(&sched.runqsize) > 0 || gmp_rt_queued());
 			int64_t slice = woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns;
-			bool timed = gmp_timeslice_ns > 0 && (queued || asked);
+			bool timed = gmp_timeslice_ns > 0 && (behind || asked);
 			bool overdue = timed && ran >= slice - SLICE_GRACE_NS;
 			if (timed && !overdue && (*until < 0 || pd->schedwhen + slice < *until))
 				*until = pd->schedwhen + slice;
@@ -181,19 +188,19 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			if (gp && gmp_sig_deliverable(gp))
 				gmp_sigsend(mp, SIGREQ_DELIVER);
 			/* As for a P in a syscall (below): nothing queued behind
-			 * a sleeping M and an M free to take new work, the P
-			 * stays, but not forever. */
+			 * a sleeping M, and no G waiting elsewhere or an M free
+			 * to take it, the P stays, but not forever. */
 			bool take = !runqempty(pp) ||
-				    load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0 ||
+				    (queued && load_acq(&sched.nmspinning) + load_acq(&sched.npidle) == 0) ||
 				    now - pd->schedwhen >= SYSCALL_RETAKE_NS;
-			/* Nobody waits for a P and the G has not held it long:
-			 * what a probe (a clock read of the M, /proc reads)
-			 * would find helps nobody yet.  A G queued later makes
-			 * the next look probe.  Probing every P each ms while a
-			 * busy server's Gs ran for more than a look's interval
-			 * cost apache2 (worker MPM, keep-alive) a system call
-			 * per request. */
-			if (!overdue && !queued && now - pd->schedwhen < SYSCALL_RETAKE_NS)
+			/* A G within its slice is probed (a clock read of its M,
+			 * /proc reads) only once it has held the P 10 ms: if a
+			 * G waits behind it, its slice ends first and the probe
+			 * comes then; if none does, a rescue helps nobody yet.
+			 * Probing every P each ms while a busy server's Gs ran
+			 * longer than a look's interval cost apache2 (worker
+			 * MPM, keep-alive) a system call per request. */
+			if (!overdue && now - pd->schedwhen < SYSCALL_RETAKE_NS)
 				continue;
 			enum probe what = gmp_rescue_probe(pp, take, overdue, now);
 			if (what == PROBE_RESCUED)
@@ -221,10 +228,18 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			pd->syscallwhen = now;
 			continue;
 		}
-		/* Nothing queued behind it and an M free to take new work: a
-		 * hand-off would only cost the returning G its P.  Not forever,
-		 * though (this P's timers and network are nobody's meanwhile). */
-		if (runqempty(pp) && load_acq(&sched.nmspinning) + load_acq(&sched.npidle) > 0 &&
+		/* Nothing queued behind it, and either no G waits anywhere or
+		 * an M is free to take one: a hand-off would only cost the
+		 * returning G its P.  Not forever, though (this P's timers and
+		 * network are nobody's meanwhile).  Go hands the P off whenever
+		 * no M is free; but where the Ps' threads outnumber the CPUs
+		 * (two busy processes on two CPUs) a call "in progress" for a
+		 * tick is mostly a thread the kernel preempted inside it, and
+		 * each hand-off woke an M that found nothing, kept sysmon at
+		 * its 20 us pace and cost the returning G its P: apache2 with
+		 * keep-alive made 2 futex calls a request.  A G queued later
+		 * hurries sysmon (proc.c), which then hands the P off. */
+		if (runqempty(pp) && (!queued || load_acq(&sched.nmspinning) + load_acq(&sched.npidle) > 0) &&
 		    pd->syscallwhen + SYSCALL_RETAKE_NS > now)
 			continue;
 		uint32_t want = P_SYSCALL;
