@@ -191,6 +191,17 @@ static void handoff(struct p *pp, bool spinner)
 		startm(pp, false);
 		return;
 	}
+	/* Its timers must be somebody's (proc.go: wakeNetPoller): an M that
+	 * finds nothing to run sleeps until them.  A G locked to its M (main
+	 * after a fork) that waits with a timeout parks here, and its M can
+	 * run nothing else: with another P idle no spinning M was started,
+	 * and the wait never ended (apache2's parent, between its rounds). */
+	int64_t when = gmp_timers_next_p(pp);
+	if (when >= 0 && !gmp_timers_watched(when)) {
+		unlock(&sched.lock);
+		startm(pp, false);
+		return;
+	}
 	pidleput(pp);
 	unlock(&sched.lock);
 }

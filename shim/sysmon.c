@@ -387,7 +387,8 @@ static void *sysmon(void *arg)
 		quiet = allidle && moved == moves ? quiet + (now - look) : 0;
 		moves = moved;
 		look = now;
-		if (quiet >= SYSMON_QUIET_NS) {
+		/* Not while a timer is nobody's: sysmon is its last resort. */
+		if (quiet >= SYSMON_QUIET_NS && timers_watch_until() < 0) {
 			/* A program gone idle after a burst of threads gets
 			 * their stack pages back before sysmon sleeps. */
 			while (gfree_scavenge(SCAVENGE_BATCH) > 0)
