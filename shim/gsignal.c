@@ -374,7 +374,16 @@ void gmp_sig_deliver_signal(void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
 	bool restart;
-	if (gp == NULL || !gmp_sig_deliverable(gp) || !deliver(gp, uc_mask(uc), &restart) || restart)
+	if (gp == NULL || !gmp_sig_deliverable(gp))
+		return;
+	/* In a call with a mask of its own, that mask is the thread's until
+	 * the call returns, whatever the context it returns to blocks (a
+	 * handler's mask: a garbage collector's suspend handler waits in
+	 * sigsuspend for the signal that resumes it, which the handler's
+	 * sa_mask blocks).  One raised before the call begins waits in the
+	 * kernel until the call's mask lets it in. */
+	uint64_t held = __atomic_load_n(&gp->sigmasked, __ATOMIC_ACQUIRE) ? gp->sigmask : uc_mask(uc);
+	if (!deliver(gp, held, &restart) || restart)
 		return;
 	if (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) && gmp_arch_signal_at_syscall(uc, gp->sigcallnr))
 		gmp_arch_signal_end_syscall(uc, -EINTR);
@@ -621,6 +630,7 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 	c->entered = entersyscall();
 	c->saved = gp->sigmask;
 	__atomic_store_n(&gp->sigmask, m, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&gp->sigmasked, true, __ATOMIC_RELEASE);
 	uint64_t let;
 	while ((let = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~m) != 0) {
 		int sig = __builtin_ctzll(let) + 1;
@@ -632,6 +642,7 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 void gmp_sig_masked_exit(struct gmp_sigcall *c)
 {
 	struct g *gp = getg();
+	__atomic_store_n(&gp->sigmasked, false, __ATOMIC_RELEASE);
 	__atomic_store_n(&gp->sigmask, c->saved, __ATOMIC_SEQ_CST);
 	if (c->entered)
 		exitsyscall();

@@ -1,0 +1,146 @@
+/* The stop-the-world protocol of Boehm GC (Guile, w3m, Inkscape...) and
+ * Mono's SGen: the collector sends each thread a suspend signal whose
+ * handler, with every signal blocked (sa_mask), acknowledges and then
+ * waits in sigsuspend for the restart signal; once all acknowledged, the
+ * collector sends each the restart signal.  Under the shim the handler's
+ * mask used to hold the restart signal back for the whole sigsuspend, so
+ * the first suspended thread never resumed.  The threads are caught
+ * sleeping, computing, blocked on a mutex the collector holds and in a
+ * condition wait. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define NTHREADS 4
+#define ROUNDS 20
+#define SUSPEND SIGUSR1
+#define RESTART SIGUSR2
+
+static sem_t acks;
+static __thread volatile sig_atomic_t restarted;
+static volatile sig_atomic_t resumes;
+static volatile int stop;
+static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cvmu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+
+static void on_restart(int sig)
+{
+	(void)sig;
+	restarted = 1;
+}
+
+static void on_suspend(int sig)
+{
+	(void)sig;
+	sigset_t wait;
+	sigfillset(&wait);
+	sigdelset(&wait, RESTART);
+	restarted = 0;
+	sem_post(&acks);
+	while (!restarted)
+		sigsuspend(&wait);
+	__atomic_add_fetch(&resumes, 1, __ATOMIC_RELAXED);
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		pause_us(1000);
+	return NULL;
+}
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	spin_until(&stop);
+	return NULL;
+}
+
+static void *locker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&held); /* the collector holds it until the end */
+	pthread_mutex_unlock(&held);
+	return NULL;
+}
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&cvmu);
+	while (!stop)
+		pthread_cond_wait(&cv, &cvmu);
+	pthread_mutex_unlock(&cvmu);
+	return NULL;
+}
+
+/* Waits for n acknowledgements, 20 s at most each. */
+static int acked(int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct timespec dl = deadline_in(CLOCK_REALTIME, 20000000000L);
+		if (sem_timedwait(&acks, &dl) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	sem_init(&acks, 0, 0);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sigfillset(&sa.sa_mask);
+	sa.sa_handler = on_suspend;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SUSPEND, &sa, NULL);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_restart;
+	sigaction(RESTART, &sa, NULL);
+
+	pthread_mutex_lock(&held);
+	void *(*fn[NTHREADS])(void *) = { sleeper, spinner, locker, waiter };
+	pthread_t t[NTHREADS];
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_create(&t[i], NULL, fn[i], NULL);
+	pause_us(20000);
+
+	int rounds = 0;
+	for (; rounds < ROUNDS; rounds++) {
+		for (int i = 0; i < NTHREADS; i++)
+			pthread_kill(t[i], SUSPEND);
+		if (!acked(NTHREADS))
+			break;
+		int before = resumes;
+		for (int i = 0; i < NTHREADS; i++)
+			pthread_kill(t[i], RESTART);
+		/* Every thread resumes before the next round. */
+		for (int w = 0; w < 20000 && resumes < before + NTHREADS; w++)
+			pause_us(1000);
+		if (resumes < before + NTHREADS)
+			break;
+	}
+	CHECK(rounds == ROUNDS, "20 rounds: every thread acknowledged the suspend and resumed on restart");
+	if (rounds < ROUNDS) {
+		fprintf(stderr, "stuck in round %d: %d resumes\n", rounds, resumes);
+		fflush(stdout);
+		_exit(1); /* a thread asleep in its handler would never be joined */
+	}
+	stop = 1;
+	pthread_mutex_unlock(&held);
+	pthread_mutex_lock(&cvmu);
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&cvmu);
+	for (int i = 0; i < NTHREADS; i++)
+		pthread_join(t[i], NULL);
+	CHECK(made_as_gs(NTHREADS), "the threads were made as Gs under the shim");
+	return failures != 0;
+}
