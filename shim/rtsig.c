@@ -199,6 +199,25 @@ struct g *gmp_signal_g(void *uc)
 	return sp >= (uintptr_t)as->sp && sp < (uintptr_t)as->sp + as->size ? gp : NULL;
 }
 
+/* Whether the kernel ran this handler on an alternate stack although the
+ * context it interrupted was not on one: the runtime's action has no
+ * SA_ONSTACK, but a program that rewrote every action with it through a
+ * path we do not see (a raw rt_sigaction) gave it one.  A G switched out
+ * there would leave its frames on a stack the kernel hands the next
+ * signal on that thread, which overwrote them (beam.smp crashed in
+ * execute).  The action is put back, and this request is not acted on:
+ * the G yields at its next preemption point. */
+#define SIGFRAME_MAX (64 * 1024)
+static bool moved_to_altstack(int sig, void *uc)
+{
+	uintptr_t pc, sp, here = (uintptr_t)__builtin_frame_address(0);
+	gmp_arch_signal_pc_sp(uc, &pc, &sp);
+	if (here < sp && sp - here < SIGFRAME_MAX)
+		return false;
+	install_on(sig, NULL);
+	return true;
+}
+
 /* The runtime's signal is a standard one: a request sent while another is
  * pending merges with it, and only the first one's siginfo arrives.  So
  * the handler does not trust the request kind: it checks every kind of
@@ -221,7 +240,8 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		gmp_sigmask_idle_signal(uc);
 		gmp_sig_deliver_signal(uc);
 		gmp_cancel_signal(uc);
-		gmp_preempt_signal(uc);
+		if (!moved_to_altstack(sig, uc))
+			gmp_preempt_signal(uc);
 		errno = saved;
 		gmp_g0tls_leave(t);
 		return;
