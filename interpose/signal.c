@@ -104,14 +104,14 @@ static __sighandler_t set_handler(int sig, __sighandler_t h, int flags)
 	return old.sa_handler;
 }
 
-/* glibc's signal() has BSD semantics and calls sigaction internally, out
- * of our sight. */
 /* glibc's internal name, which programs that wrap sigaction call through
  * dlsym(RTLD_NEXT) (beam.smp re-installs every action with SA_ONSTACK
  * that way, the runtime's too until this was interposed). */
 GMP_EXPORT int __sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	__attribute__((alias("sigaction")));
 
+/* glibc's signal() has BSD semantics and calls sigaction internally, out
+ * of our sight. */
 GMP_EXPORT __sighandler_t signal(int sig, __sighandler_t h)
 {
 	if (!gmp_initialized)
