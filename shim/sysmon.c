@@ -353,7 +353,7 @@ static void *sysmon(void *arg)
 		 * more than the Ps (each backend of a database forked per
 		 * connection), woke it ~400 times a second per process for
 		 * nothing; the first G that comes to wait behind a running one
-		 * hurries it (gmp_markwoke, newproc). */
+		 * hurries it (gmp_markwoke, newproc, gosched_m). */
 		if (!allidle && waiting && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
 		/* While a woken G waits, look every wake slice.  (Looking every
