@@ -459,11 +459,16 @@ void gosched_m(struct g *gp, void *arg)
 	hurry_if_busy();
 }
 
+bool gmp_gs_behind(struct p *pp)
+{
+	return !runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued();
+}
+
 /* Nothing else to run anywhere, and no timer due: yielding would only
  * cost a trip through the scheduler. */
 bool gmp_nothing_else(struct p *pp)
 {
-	if (!runqempty(pp) || load_acq(&sched.runqsize) != 0 || gmp_rt_queued())
+	if (gmp_gs_behind(pp))
 		return false;
 	int64_t next = gmp_timers_next();
 	return next < 0 || next > gmp_nanotime();

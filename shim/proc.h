@@ -64,6 +64,9 @@ void gosched_m(struct g *gp, void *arg); /* on g0, as mcall's fn */
 bool gosched_rt(struct g *gp, bool yield, void **how);
 void goexit(void) __attribute__((noreturn));
 void newproc(struct g *gp);
+/* Whether a G waits that pp's next schedule would take: on its ring, the
+ * global queue or the realtime queue (racy: a hint).  Any context. */
+bool gmp_gs_behind(struct p *pp);
 /* Nothing else to run anywhere and no timer due (pp: the caller's P). */
 bool gmp_nothing_else(struct p *pp);
 

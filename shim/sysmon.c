@@ -172,9 +172,10 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			 * the global queue, which any P takes from (and where a
 			 * preempted G goes).  One queued on another P's ring
 			 * waits for that P's G: preempting this one would only
-			 * resume it (gmp_nothing_else), a request for nothing,
-			 * which apache2's children got a thousand times a second. */
-			bool behind = queued && (!runqempty(pp) || load_acq(&sched.runqsize) > 0 || gmp_rt_queued());
+			 * resume it (gmp_nothing_else asks the same), a request
+			 * for nothing, which apache2's children got a thousand
+			 * times a second. */
+			bool behind = queued && gmp_gs_behind(pp);
 			int64_t slice = woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns;
 			bool timed = gmp_timeslice_ns > 0 && (behind || asked);
 			bool overdue = timed && ran >= slice - SLICE_GRACE_NS;
