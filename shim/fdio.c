@@ -113,10 +113,16 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	uint32_t *gen = mode == 'r' ? &pd->rgen : &pd->wgen;
 	int64_t timeout = mode == 'r' ? pd->rtimeout : pd->wtimeout;
 	int64_t deadline = timeout > 0 ? gmp_nanotime() + timeout : -1;
-	bool stream = mode == 'r' && (flags & (PD_STREAM | PD_FORKED)) == PD_STREAM && !gmp_debug.nodrainpark;
 	if (gp->cancelpoint == 0)
 		gp->sigrestart = true; /* a call that is no cancellation point (sendfile) begins */
 	for (;;) {
+		/* Afresh before every call: a G switched out above or parked
+		 * below may come back after another thread forked (PD_FORKED),
+		 * and a call on the description the child has made blocking
+		 * since would sleep in the kernel holding the P (the only one:
+		 * a hang wherever sysmon cannot see the call, as under qemu). */
+		flags = __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE);
+		bool stream = mode == 'r' && (flags & (PD_STREAM | PD_FORKED)) == PD_STREAM && !gmp_debug.nodrainpark;
 		uint32_t val = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
 		long r;
 		if (stream && val == __atomic_load_n(&pd->rdrained, __ATOMIC_RELAXED) &&
