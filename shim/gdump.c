@@ -345,6 +345,17 @@ static void dump_g(struct g *gp, void *arg)
 	if (gp->flags & G_MAIN)
 		ob_str(ob, " (main)");
 	ob_char(ob, '\n');
+	/* A signal that never arrives (a stop-the-world collector's restart)
+	 * shows here: pending on the G, and what holds it back. */
+	uint64_t pend = load_acq(&gp->sigpending), mask = load_acq(&gp->sigmask);
+	if (pend | mask) {
+		ob_str(ob, "  signals: mask=");
+		ob_hex(ob, mask);
+		ob_str(ob, load_acq(&gp->sigmasked) ? " (a call's own)" : "");
+		ob_str(ob, " pending=");
+		ob_hex(ob, pend);
+		ob_char(ob, '\n');
+	}
 
 	void *uc = stopped_context(dc, gp);
 	uintptr_t sp = load_acq(&gp->sched_sp);

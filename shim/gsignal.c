@@ -343,13 +343,41 @@ static void record_handler_mask(struct g *gp, uint64_t kmask)
 	gp->sighmask = gp->inhandler ? kmask & ~gp->sigmask : 0;
 }
 
-/* The trampoline, as a handler of the G's returns to uc: the signals sent
- * to it that the handler blocked are raised now, and delivered as it
- * returns, on this M (nothing in between can switch the G out). */
-void gmp_sig_handler_return(void *uc)
+/* gp's mask becomes mask (the caller's own G, or one in its handler). */
+static void set_gmask(struct g *gp, uint64_t mask)
+{
+	gmp_sigmask_count(gp->sigmask, -1);
+	gmp_sigmask_count(mask, 1);
+	gmp_sigmask_recheck();
+	__atomic_store_n(&gp->sigmask, mask, __ATOMIC_SEQ_CST);
+}
+
+struct gmp_hmask gmp_sig_handler_enter(struct g *gp, void *uc)
+{
+	return (struct gmp_hmask){ __atomic_load_n(&gp->sigmask, __ATOMIC_ACQUIRE), uc_mask(uc) };
+}
+
+/* The trampoline, as a handler of the G's returns to uc.  The thread's
+ * mask is what it was before the handler, as rt_sigreturn makes it
+ * natively: a pthread_sigmask inside the handler ends with it (a garbage
+ * collector's suspend handler unblocks its restart signal there; kept,
+ * the thread blocked nearly everything from then on and the collector's
+ * next restart never reached it: Mono's SGen hung).  A handler that
+ * rewrote the context's mask gets that mask, except inside a call that
+ * sets its own (sigsuspend), whose end restores the mask.  Then the
+ * signals sent to the G that the handler blocked are raised, and
+ * delivered as it returns, on this M (nothing in between can switch the
+ * G out). */
+void gmp_sig_handler_return(void *uc, struct gmp_hmask before)
 {
 	struct g *gp = getg();
-	uint64_t held = uc_mask(uc);
+	uint64_t held = uc_mask(uc), want = before.g;
+	if (held != before.uc && !__atomic_load_n(&gp->sigmasked, __ATOMIC_ACQUIRE)) {
+		uint64_t own = __atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+		want = (held & ~own) | (before.g & own);
+	}
+	if (want != gp->sigmask)
+		set_gmask(gp, want);
 	/* rt_sigreturn installs held on this M, which may not be the one the
 	 * handler began on (it parked: gmp_sig_switch_in_handler). */
 	record_handler_mask(gp, held);
@@ -449,10 +477,7 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 			mask = *set;
 		mask &= ~never;
 		mp->sigmask = mask & ~own; /* what the kernel just computed */
-		gmp_sigmask_count(gp->sigmask, -1);
-		gmp_sigmask_count(mask, 1);
-		gmp_sigmask_recheck();
-		__atomic_store_n(&gp->sigmask, mask, __ATOMIC_SEQ_CST);
+		set_gmask(gp, mask);
 	}
 	if (old)
 		*old = cur;

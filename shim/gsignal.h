@@ -52,7 +52,14 @@ void gmp_sigmask_idle_signal(void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 bool gmp_sig_deliver_pending(void);
 void gmp_sig_deliver_signal(void *uc);
-void gmp_sig_handler_return(void *uc);
+/* A G's mask as one of its handlers begins, and the kernel's (the
+ * context the handler returns to): the trampoline gives them back as the
+ * handler returns. */
+struct gmp_hmask {
+	uint64_t g, uc;
+};
+struct gmp_hmask gmp_sig_handler_enter(struct g *gp, void *uc);
+void gmp_sig_handler_return(void *uc, struct gmp_hmask before);
 /* The signals pending on gp that it is ready to take now: those its mask
  * lets through, and those a sigwait of its waits for. */
 static inline uint64_t gmp_sig_deliverable(struct g *gp)

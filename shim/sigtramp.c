@@ -218,11 +218,12 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		} else if (process && gp != &gmp_main_g && forward_to_main(sig, si)) {
 			return;
 		}
+		struct gmp_hmask before = gmp_sig_handler_enter(gp, uc);
 		gp->nhandled++;
 		gp->inhandler++;
 		gmp_sig_handled(gp, call_handler(sig, si, uc));
 		gp->inhandler--;
-		gmp_sig_handler_return(uc);
+		gmp_sig_handler_return(uc, before);
 		return;
 	}
 	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))

@@ -4,9 +4,12 @@
  * waits in sigsuspend for the restart signal; once all acknowledged, the
  * collector sends each the restart signal.  Under the shim the handler's
  * mask used to hold the restart signal back for the whole sigsuspend, so
- * the first suspended thread never resumed.  The threads are caught
- * sleeping, computing, blocked on a mutex the collector holds and in a
- * condition wait. */
+ * the first suspended thread never resumed.  As Mono's, the handler then
+ * unblocks the restart signal with pthread_sigmask, a change that ends
+ * with the handler: under the shim it used to outlive it as the thread's
+ * mask, nearly everything blocked, and the next round's suspend signal
+ * stayed pending for good.  The threads are caught sleeping, computing,
+ * blocked on a mutex the collector holds and in a condition wait. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <semaphore.h>
@@ -46,6 +49,10 @@ static void on_suspend(int sig)
 	sem_post(&acks);
 	while (!restarted)
 		sigsuspend(&wait);
+	sigset_t restart;
+	sigemptyset(&restart);
+	sigaddset(&restart, RESTART);
+	pthread_sigmask(SIG_UNBLOCK, &restart, NULL);
 	__atomic_add_fetch(&resumes, 1, __ATOMIC_RELAXED);
 }
 
