@@ -132,6 +132,21 @@ static inline void gmp_altstack_drop(struct m *mp)
 		gmp_altstack_setm(mp, &mp->gsignal);
 }
 
+/* Whether gp stopped with its frames on its own alternate stack (switched
+ * out by a preemption taken there).  Until it runs again, no signal may
+ * land on that stack: the kernel puts a frame at its top whenever the M
+ * holds it and is not on it, as on g0, over gp's frames.  So the M holds
+ * it only with every signal blocked (execute), and gp's handler unblocks
+ * them by returning, off that stack. */
+static inline bool gmp_altstack_in_use(const struct g *gp, uintptr_t sp)
+{
+	const struct gmp_altstack *a = &gp->altstack;
+	return a->sp != NULL && sp >= (uintptr_t)a->sp && sp < (uintptr_t)a->sp + a->size;
+}
+
+/* Every signal blocked on mp, as in a handler of the runtime's. */
+#define GMP_SIGMASK_ALL (~0ull & ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP)))
+
 int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
 void gmp_sigmask_count(uint64_t mask, int delta);
 void gmp_sigmask_idle(struct m *mp);

@@ -3,10 +3,11 @@
  * sysmon marks a G that has run past its time slice (g->preempt) and, if
  * its M is running user code, signals the M.  The handler stops the G
  * only at an async-safe point: the G is running with a P, the signal
- * landed on the G's own stack (not an alternate signal stack, not g0), and
- * the interrupted pc is in the program's code (textmap.c).  There the G is
- * switched out from inside the handler: its full register and FPU/AVX
- * state stays in the kernel's signal frame on its stack, and when the G is
+ * interrupted the G's own code (not g0), and the interrupted pc is in the
+ * program's code (textmap.c).  There the G is switched out from inside the
+ * handler: its full register and FPU/AVX state stays in the kernel's signal
+ * frame on its stack (its alternate stack if it has one: the runtime's
+ * action has SA_ONSTACK, rtsig.c), and when the G is
  * next scheduled, on whatever M, it returns from the handler and
  * rt_sigreturn restores all of it.  Anywhere else the mark stays, and the
  * G yields at its next cooperative preemption point (gmp_preempt_point).
@@ -111,12 +112,17 @@ void gmp_preempt_signal(void *ucv)
 		}
 	}
 	/* The handler runs with every signal blocked; the next G on this M
-	 * must run with its own mask, not that one. */
+	 * must run with its own mask, not that one.  The signals raised for
+	 * this G (gmp_sig_deliver_signal) are taken here, before it leaves.
+	 * On the G's alternate stack, g0 then keeps every signal blocked
+	 * until it has taken that stack off the M (gmp_altstack_in_use). */
 	ucontext_t *uc = ucv;
 	uint64_t mask;
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 	mp->sigmask = mask;
+	if (gmp_altstack_in_use(gp, (uintptr_t)__builtin_frame_address(0)))
+		gmp_sigmask_setm(mp, GMP_SIGMASK_ALL);
 	/* Inside a handler of the program's, the M it resumes on must block
 	 * what that handler blocks until it returns, as this one did: the G's
 	 * own mask would let its signals nest. */

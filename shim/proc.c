@@ -790,7 +790,12 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 		gmp_arch_setfs(gp->tcb);
 		mp->curfs = gp->tcb;
 	}
-	gmp_sigmask_load(mp, gp);
+	if (__builtin_expect(gmp_altstack_in_use(gp, gp->sched_sp), 0)) {
+		if (mp->sigmask != GMP_SIGMASK_ALL)
+			gmp_sigmask_setm(mp, GMP_SIGMASK_ALL);
+	} else {
+		gmp_sigmask_load(mp, gp);
+	}
 	gmp_altstack_load(mp, gp);
 	bool cpuclock = __atomic_load_n(&gmp_cpuclock_on, __ATOMIC_RELAXED);
 	if (cpuclock)
