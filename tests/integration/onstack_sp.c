@@ -25,9 +25,9 @@ static volatile int stop;
 static volatile sig_atomic_t usr1;
 static long clobbered;
 
-static void on_usr1(int sig)
+static void on_usr1(int sig, siginfo_t *si, void *uc)
 {
-	(void)sig;
+	(void)sig, (void)si, (void)uc;
 	usr1++;
 }
 
@@ -88,11 +88,7 @@ static void *worker(void *arg)
 
 int main(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_ONSTACK;
-	sigaction(SIGUSR1, &sa, NULL);
+	handle_info(SIGUSR1, on_usr1, SA_ONSTACK);
 	pthread_t t[NTHREADS];
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
