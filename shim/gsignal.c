@@ -262,6 +262,13 @@ static void keep_info(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
 }
 
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si)
+{
+	if (si->si_code != SI_TKILL || !(__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
+		keep_info(gp, sig, &(struct gmp_fwdinfo){ si->si_code, si->si_pid, si->si_uid, si->si_value });
+	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
+}
+
 /* A signal the G blocks and waits for in sigwait: into its M's kernel
  * queue, with the siginfo it was sent with. */
 static void raise_waited(struct g *gp, int sig)
@@ -300,6 +307,8 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 	bool raised = false;
 	if (restart)
 		*restart = true;
+	if (gp->sighold)
+		return false; /* gmp_sig_release raises them: raised now, they came back here */
 	uint64_t pend;
 	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;

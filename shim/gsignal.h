@@ -67,6 +67,35 @@ static inline uint64_t gmp_sig_deliverable(struct g *gp)
 	return __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) &
 	       (~gp->sigmask | __atomic_load_n(&gp->sigwaitset, __ATOMIC_SEQ_CST));
 }
+
+/* entersyscall and exitsyscall change the G's status and its M's P in
+ * several steps.  A handler of the program's run between them (libuv's
+ * SIGCHLD handler writes to its self-pipe) makes a call whose own
+ * exitsyscall takes a P and makes the G running halfway through, and the
+ * first call then finished on that state: an M without a P running a G,
+ * two Ps on one M, "bad G status transition" (Node.js; a storm of
+ * signals whose handler writes a pipe, sent to threads in waitpid: 2
+ * runs in 5 died).  So a signal of the program's landing in between
+ * stays pending on the G (gmp_sig_hold_signal) and is raised once the
+ * change is done. */
+static inline void gmp_sig_hold(struct g *gp)
+{
+	gp->sighold = true;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void gmp_sig_release(struct g *gp)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	gp->sighold = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(gmp_sig_deliverable(gp) != 0, 0))
+		gmp_sig_deliver_pending();
+}
+
+/* The trampoline, for a signal landing on gp while it holds them. */
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si);
+
 int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);

@@ -205,6 +205,10 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	 * just some M, which may be running any G or none. */
 	bool process = !synchronous(sig, si) && si->si_code != SI_TKILL && !for_running_thread(sig, si);
 	struct g *gp = gmp_signal_g(uc);
+	if (gp != NULL && __builtin_expect(gp->sighold, 0) && !synchronous(sig, si)) {
+		gmp_sig_hold_signal(gp, sig, si);
+		return;
+	}
 	if (gp != NULL) {
 		/* Raised by the G itself for a signal forwarded to it: the
 		 * sender's siginfo, not that of our tgkill. */

@@ -58,8 +58,11 @@ bool entersyscall(void)
 		gmp_checkp(gp->m);
 	if (__builtin_expect(gp->rescued, 0))
 		exitsyscall();
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
+	gmp_sig_hold(gp);
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING) {
+		gmp_sig_release(gp);
 		return false;
+	}
 	struct m *mp = gp->m;
 	struct p *pp = mp->p;
 	/* Go's syscallpc/syscallsp: a dump unwinds a G blocked in the kernel
@@ -72,6 +75,7 @@ bool entersyscall(void)
 	pp->m = NULL;
 	__atomic_store_n(&pp->status, P_SYSCALL, __ATOMIC_RELEASE);
 	gmp_cpuclock_sleep(mp);
+	gmp_sig_release(gp);
 	return true;
 }
 
@@ -129,11 +133,8 @@ static void exitsyscall0(struct g *gp, void *arg)
 
 /* Takes a P back after a blocking call: the one it left if sysmon did not
  * retake it, else any idle one, else the G waits in the global queue. */
-void exitsyscall(void)
+static void exitsyscall_held(struct g *gp)
 {
-	struct g *gp = getg();
-	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL)
-		return;
 	gp->rescued = false;
 	struct m *mp = gp->m;
 	gmp_cpuclock_wake(mp, GMP_CPUCLOCK_LONGCALL_NS);
@@ -152,6 +153,17 @@ void exitsyscall(void)
 		return;
 	}
 	mcall(exitsyscall0, NULL);
+}
+
+void exitsyscall(void)
+{
+	struct g *gp = getg();
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL)
+		return;
+	gmp_sig_hold(gp);
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_SYSCALL)
+		exitsyscall_held(gp);
+	gmp_sig_release(gp);
 }
 
 /* Gs wait to run on pp or anywhere (the global and realtime queues). */
