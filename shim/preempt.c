@@ -101,6 +101,22 @@ void gmp_preempt_signal(void *ucv)
 	bool rescued = st == G_SYSCALL && gp->rescued;
 	if (!rescued && (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) || st != G_RUNNING || mp->p == NULL))
 		return;
+	/* On the G's alternate stack, signals raised for the G here
+	 * (gmp_sig_deliver_signal) would run their handlers on that stack if
+	 * let in before it leaves, SA_ONSTACK or not; left pending, they
+	 * would reach whatever this M runs next.  The G takes them as the
+	 * handler returns, on its own stack, and is preempted at the next
+	 * request. */
+	ucontext_t *uc = ucv;
+	uint64_t mask;
+	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
+	bool onalt = gmp_altstack_in_use(gp, (uintptr_t)__builtin_frame_address(0));
+	if (onalt) {
+		uint64_t kpend = 0;
+		gmp_syscall(SYS_rt_sigpending, (long)&kpend, 8, 0);
+		if (kpend & ~mask)
+			return;
+	}
 	void *how = NULL;
 	if (!rescued) {
 		gp->preempt = 0;
@@ -112,17 +128,16 @@ void gmp_preempt_signal(void *ucv)
 		}
 	}
 	/* The handler runs with every signal blocked; the next G on this M
-	 * must run with its own mask, not that one.  The signals raised for
-	 * this G (gmp_sig_deliver_signal) are taken here, before it leaves.
-	 * On the G's alternate stack, g0 then keeps every signal blocked
+	 * must run with its own mask, not that one, and the signals raised
+	 * for this G (gmp_sig_deliver_signal) are taken here, before it
+	 * leaves.  On the G's alternate stack g0 keeps every signal blocked
 	 * until it has taken that stack off the M (gmp_altstack_in_use). */
-	ucontext_t *uc = ucv;
-	uint64_t mask;
-	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
-	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
-	mp->sigmask = mask;
-	if (gmp_altstack_in_use(gp, (uintptr_t)__builtin_frame_address(0)))
-		gmp_sigmask_setm(mp, GMP_SIGMASK_ALL);
+	if (onalt) {
+		mp->sigmask = GMP_SIGMASK_ALL;
+	} else {
+		gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
+		mp->sigmask = mask;
+	}
 	/* Inside a handler of the program's, the M it resumes on must block
 	 * what that handler blocks until it returns, as this one did: the G's
 	 * own mask would let its signals nest. */
