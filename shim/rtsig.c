@@ -199,14 +199,19 @@ struct g *gmp_signal_g(void *uc)
 		return NULL;
 	if (gmp_sp_in_g(gp, sp))
 		return gp;
-	/* Elsewhere, but for g0's stack and the M's signal stack, the G's
-	 * alternate stack or a stack of the program's own (a coroutine's,
-	 * the Erlang process stacks beam.smp's JIT runs on): the G's code as
-	 * much as on its stack, natively signalled and preempted there. */
-	if (mp->after_switch != NULL || sp - (uintptr_t)mp < M_REGION_SIZE ||
-	    sp - (uintptr_t)mp->gsignal.sp < mp->gsignal.size)
+	if (mp->after_switch != NULL)
 		return NULL;
-	return gp;
+	const struct gmp_altstack *as = &mp->altstack;
+	if (as->sp != NULL && as->sp == gp->altstack.sp && sp - (uintptr_t)as->sp < as->size)
+		return gp;
+	/* Elsewhere, but for g0's stack and the M's signal stack, the
+	 * program's code on a stack of its own (a coroutine's, the Erlang
+	 * process stacks beam.smp's JIT runs on) is the G's as much as on
+	 * its stack, natively signalled and preempted there.  Only the
+	 * program's code: the runtime's runs on the G's stack or on g0's. */
+	if (sp - (uintptr_t)mp < M_REGION_SIZE || sp - (uintptr_t)mp->gsignal.sp < mp->gsignal.size)
+		return NULL;
+	return gmp_pc_async_safe(pc) ? gp : NULL;
 }
 
 /* The runtime's signal is a standard one: a request sent while another is

@@ -206,7 +206,10 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	bool process = !synchronous(sig, si) && si->si_code != SI_TKILL && !for_running_thread(sig, si);
 	struct g *gp = gmp_signal_g(uc);
 	if (gp != NULL && __builtin_expect(gp->sighold, 0) && !synchronous(sig, si)) {
-		gmp_sig_hold_signal(gp, sig, si);
+		/* A process-directed one goes where it would from g0: this G
+		 * may block it (its M's mask lags behind its own). */
+		if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si)))
+			gmp_sig_hold_signal(gp, sig, si);
 		return;
 	}
 	if (gp != NULL) {
