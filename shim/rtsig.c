@@ -201,8 +201,7 @@ struct g *gmp_signal_g(void *uc)
 		return gp;
 	if (mp->after_switch != NULL)
 		return NULL;
-	const struct gmp_altstack *as = &mp->altstack;
-	if (as->sp != NULL && as->sp == gp->altstack.sp && sp - (uintptr_t)as->sp < as->size)
+	if (mp->altstack.sp == gp->altstack.sp && gmp_altstack_in_use(gp, sp))
 		return gp;
 	/* Elsewhere, but for g0's stack and the M's signal stack, the
 	 * program's code on a stack of its own (a coroutine's, the Erlang
