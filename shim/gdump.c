@@ -354,6 +354,8 @@ static void dump_g(struct g *gp, void *arg)
 		ob_str(ob, load_acq(&gp->sigmasked) ? " (a call's own)" : "");
 		ob_str(ob, " pending=");
 		ob_hex(ob, pend);
+		ob_str(ob, load_acq(&gp->sigretry) ? " (waiting for the runtime's code to end)" : "");
+		ob_str(ob, load_acq(&gp->sighold) ? " (held at a system call's edge)" : "");
 		ob_char(ob, '\n');
 	}
 

@@ -28,6 +28,8 @@
 #include "sigwake.h"
 #include "sys.h"
 #include "syscall.h"
+#include "sysmon.h"
+#include "textmap.h"
 
 uint64_t gmp_unblockable;
 
@@ -289,6 +291,14 @@ static void raise_waited(struct g *gp, int sig)
 	gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 }
 
+/* A signal pending on the running G waits (gmp_sig_must_wait): sysmon
+ * asks for it again (sysmon.c, retake). */
+static void retry_later(struct g *gp)
+{
+	__atomic_store_n(&gp->sigretry, 1, __ATOMIC_RELEASE);
+	gmp_sysmon_hurry();
+}
+
 /* Raises on this M the signals pending on the running G that its mask
  * lets through; the kernel delivers each to this G on the way back from
  * tgkill (or, inside a handler that blocks everything, as the handler
@@ -309,6 +319,11 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 		*restart = true;
 	if (gp->sighold)
 		return false; /* gmp_sig_release raises them: raised now, they came back here */
+	if (gmp_locks_held != 0) {
+		retry_later(gp);
+		return false;
+	}
+	__atomic_store_n(&gp->sigretry, 0, __ATOMIC_RELAXED);
 	uint64_t pend;
 	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
@@ -322,6 +337,7 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 		if (restart)
 			*restart &= sig_restarts(sig);
 		raised = true;
+		__atomic_or_fetch(&gp->sigraised, SIGBIT(sig), __ATOMIC_SEQ_CST);
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 	return raised;
@@ -407,11 +423,26 @@ void gmp_sig_switch_in_handler(struct g *gp)
  * for the runtime's signal, which has SA_RESTART, to restart it; a
  * handler without SA_RESTART must end it with EINTR instead, as it does
  * when it is the kernel's own choice (signal(7)). */
+bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised)
+{
+	if (gmp_locks_held == 0) {
+		if (raised || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) != G_RUNNING)
+			return false;
+		uintptr_t pc, sp;
+		gmp_arch_signal_pc_sp(uc, &pc, &sp);
+		if (!gmp_pc_in_shim(pc) || (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) &&
+					    gmp_arch_signal_at_syscall(uc, gp->sigcallnr)))
+			return false;
+	}
+	retry_later(gp);
+	return true;
+}
+
 void gmp_sig_deliver_signal(void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
 	bool restart;
-	if (gp == NULL || !gmp_sig_deliverable(gp))
+	if (gp == NULL || !gmp_sig_deliverable(gp) || gmp_sig_must_wait(gp, uc, false))
 		return;
 	/* In a call with a mask of its own, that mask is the thread's until
 	 * the call returns, whatever the context it returns to blocks (a

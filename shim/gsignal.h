@@ -93,7 +93,20 @@ static inline void gmp_sig_release(struct g *gp)
 		gmp_sig_deliver_pending();
 }
 
-/* The trampoline, for a signal landing on gp while it holds them. */
+/* Whether a signal of the program's that lands on the running gp must
+ * wait on it rather than run its handler now: natively the kernel's
+ * work is never interrupted by a handler, and here the runtime's code
+ * stands for it.  A handler run there finds the runtime halfway through
+ * a change (a mutex's waiter taken off its queue, not yet readied), and
+ * one that waits (a collector's suspend handler, in sigsuspend until the
+ * collector resumes it) keeps that change, and any runtime lock held,
+ * from every thread, the collector's too.  So it waits while the G holds
+ * a runtime lock, and while it runs the runtime's code other than a
+ * blocking call a signal ends, unless raised (deliver raised it, at a
+ * point meant for it); sysmon asks for it again until it lands on the
+ * program's code, or the G takes it at such a point first. */
+bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised);
+/* The trampoline, for a signal landing on gp that must wait. */
 void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si);
 
 int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);

@@ -45,13 +45,14 @@ static void lock_slow(struct mutex *l);
  * the preemption signal may land between any two instructions. */
 void lock(struct mutex *l)
 {
-	uint32_t counted = on_g_stack();
-	gmp_locks_held += counted;
+	uint32_t *held = on_g_stack() ? &gmp_locks_held : NULL;
+	if (held)
+		++*held;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	uint32_t v = 0;
 	if (!__atomic_compare_exchange_n(&l->key, &v, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		lock_slow(l);
-	l->counted = counted;
+	l->held = held;
 }
 
 static void lock_slow(struct mutex *l)
@@ -72,12 +73,13 @@ static void lock_slow(struct mutex *l)
 
 void unlock(struct mutex *l)
 {
-	uint32_t counted = l->counted;
+	uint32_t *held = l->held;
 	uint32_t v = __atomic_exchange_n(&l->key, 0, __ATOMIC_RELEASE);
 	if (v == 0)
 		gmp_throw("unlock of unlocked runtime lock");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	gmp_locks_held -= counted;
+	if (held)
+		--*held;
 	if (v == 2)
 		gmp_futex_wake_kernel(&l->key, 1);
 }

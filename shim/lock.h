@@ -7,7 +7,7 @@
 
 struct mutex {
 	uint32_t key;     /* 0 unlocked, 1 locked, 2 locked with sleepers */
-	uint32_t counted; /* the holder took it on a G's stack: in gmp_locks_held */
+	uint32_t *held;   /* the holder took it on a G's stack: that G's gmp_locks_held */
 };
 
 /* A one-shot wake-up: notesleep blocks the M until notewakeup. */
@@ -20,13 +20,15 @@ void lock(struct mutex *l);
 void unlock(struct mutex *l);
 
 /* Runtime locks a G holds, taken on its own stack (Go's m.locks): such a
- * G is never switched out by a preemption, even from inside a handler of
- * the program's that interrupted the runtime (preempt.c).  In the G's
+ * G is never switched out by a preemption, and no handler of the
+ * program's runs on it (gsignal.h, gmp_sig_must_wait).  In the G's
  * static TLS.  Locks taken on g0 are not counted: there the FS base is
  * still that of the last G, which may run on another M by then.  A lock
- * a G takes before parking and its g0 drops after the switch is
- * uncounted from the G's TLS all the same (the FS base is unchanged, and
- * the G cannot run elsewhere before the lock is dropped). */
+ * a G takes before parking and its g0 drops after the switch is uncounted
+ * from that G's count, wherever the FS base points by then: the lock
+ * keeps the address (uncounting through the FS base took sched.lock,
+ * dropped after the switch to the next G, off that G's count, which
+ * wrapped to 2^32-1 and held its signals back for good). */
 extern __thread uint32_t gmp_locks_held;
 
 void noteclear(struct note *n);

@@ -162,6 +162,8 @@ struct g {
 	bool sigrestart;          /* the handlers run in this blocking call so far restart it */
 	bool sigmasked;           /* in a call that sets its own mask (sigsuspend, ppoll, ...) */
 	bool sighold;             /* entering or leaving a system call: handlers wait (gsignal.h) */
+	uint64_t sigraised;       /* raised on its M by deliver, not yet landed (sigtramp.c) */
+	uint32_t sigretry;        /* left pending over the runtime's code: sysmon asks again */
 	bool sigcall;             /* in gmp_syscall_intr's call number sigcallnr, which the kernel */
 	long sigcallnr;           /* ends for a handler without SA_RESTART (gsignal.c) */
 	uint32_t nhandled;        /* the program's handlers run on this thread so far */

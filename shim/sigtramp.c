@@ -205,12 +205,15 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	 * just some M, which may be running any G or none. */
 	bool process = !synchronous(sig, si) && si->si_code != SI_TKILL && !for_running_thread(sig, si);
 	struct g *gp = gmp_signal_g(uc);
-	if (gp != NULL && __builtin_expect(gp->sighold, 0) && !synchronous(sig, si)) {
-		/* A process-directed one goes where it would from g0: this G
-		 * may block it (its M's mask lags behind its own). */
-		if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si)))
-			gmp_sig_hold_signal(gp, sig, si);
-		return;
+	if (gp != NULL && !synchronous(sig, si)) {
+		bool raised = __atomic_fetch_and(&gp->sigraised, ~SIGBIT(sig), __ATOMIC_SEQ_CST) & SIGBIT(sig);
+		if (__builtin_expect(gp->sighold, 0) || gmp_sig_must_wait(gp, uc, raised)) {
+			/* A process-directed one goes where it would from g0:
+			 * this G may block it (its M's mask lags behind its own). */
+			if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si)))
+				gmp_sig_hold_signal(gp, sig, si);
+			return;
+		}
 	}
 	if (gp != NULL) {
 		/* Raised by the G itself for a signal forwarded to it: the

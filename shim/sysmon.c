@@ -127,6 +127,10 @@ void gmp_sysmon_hurry(void)
  * otherwise find it a few microseconds short and sleep again. */
 #define SLICE_GRACE_NS SYSMON_MIN_NS
 
+/* How soon a signal left waiting on the runtime's code is asked for
+ * again. */
+#define SIGRETRY_NS (5 * SYSMON_MIN_NS)
+
 /* Retakes Ps blocked in syscalls, returns how many; preempts Gs past their
  * slice, cut short for up to woken of them.  *longrun: some G ran across
  * the whole interval since the last look.  *until: when the first slice
@@ -181,6 +185,14 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			bool overdue = timed && ran >= slice - SLICE_GRACE_NS;
 			if (timed && !overdue && (*until < 0 || pd->schedwhen + slice < *until))
 				*until = pd->schedwhen + slice;
+			/* A signal that landed on the runtime's code waits on the G
+			 * (gmp_sig_must_wait): asked for again until it lands on
+			 * the program's. */
+			if (gp && __atomic_load_n(&gp->sigretry, __ATOMIC_ACQUIRE) && gmp_sig_deliverable(gp)) {
+				gmp_sigsend(mp, SIGREQ_DELIVER);
+				if (*until < 0 || now + SIGRETRY_NS < *until)
+					*until = now + SIGRETRY_NS;
+			}
 			if (!overdue && (fresh || now - pd->probewhen < PROBE_EVERY_NS))
 				continue;
 			pd->probewhen = now;

@@ -98,6 +98,8 @@ static void greset(struct g *gp)
 	gp->shimhandlers = 0;
 	gp->inhandler = 0;
 	gp->sighmask = 0;
+	gp->sigraised = 0;
+	gp->sigretry = 0;
 	gp->cputime = gp->cpuwall = gp->cpuseen = 0;
 	gp->cpum = NULL;
 }

@@ -9,9 +9,14 @@
  * with the handler: under the shim it used to outlive it as the thread's
  * mask, nearly everything blocked, and the next round's suspend signal
  * stayed pending for good.  The threads are caught sleeping, computing,
- * blocked on a mutex the collector holds and in a condition wait. */
+ * blocked on a mutex the collector holds, in a condition wait, and (the
+ * churners) mostly inside the runtime's own code: short timed waits and a
+ * contended mutex.  A suspend handler that ran there while the runtime
+ * held one of its locks waited in sigsuspend with it, and the collector's
+ * own timed wait, needing that lock, never got to send the restart. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <string.h>
@@ -20,8 +25,8 @@
 
 #include "check.h"
 
-#define NTHREADS 4
-#define ROUNDS 20
+#define NTHREADS 7
+#define ROUNDS 200
 #define SUSPEND SIGUSR1
 #define RESTART SIGUSR2
 
@@ -79,6 +84,29 @@ static void *locker(void *arg)
 	return NULL;
 }
 
+static void *short_sleeper(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		struct timespec ts = { 0, 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static pthread_mutex_t churn = PTHREAD_MUTEX_INITIALIZER;
+
+static void *churner(void *arg)
+{
+	(void)arg;
+	while (!stop) {
+		pthread_mutex_lock(&churn);
+		sched_yield();
+		pthread_mutex_unlock(&churn);
+	}
+	return NULL;
+}
+
 static void *waiter(void *arg)
 {
 	(void)arg;
@@ -114,7 +142,7 @@ int main(void)
 	sigaction(RESTART, &sa, NULL);
 
 	pthread_mutex_lock(&held);
-	void *(*fn[NTHREADS])(void *) = { sleeper, spinner, locker, waiter };
+	void *(*fn[NTHREADS])(void *) = { sleeper, spinner, locker, waiter, short_sleeper, churner, churner };
 	pthread_t t[NTHREADS];
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_create(&t[i], NULL, fn[i], NULL);
@@ -135,7 +163,7 @@ int main(void)
 		if (resumes < before + NTHREADS)
 			break;
 	}
-	CHECK(rounds == ROUNDS, "20 rounds: every thread acknowledged the suspend and resumed on restart");
+	CHECK(rounds == ROUNDS, "200 rounds: every thread acknowledged the suspend and resumed on restart");
 	if (rounds < ROUNDS) {
 		fprintf(stderr, "stuck in round %d: %d resumes\n", rounds, resumes);
 		fflush(stdout);
