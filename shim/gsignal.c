@@ -344,11 +344,22 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 }
 
 /* In the G's own context: on its M the kernel blocks what its mask does,
- * and what the handler it was preempted in blocks. */
+ * and what the handler it was preempted in blocks, or, inside a handler
+ * that has not left its M, what the kernel added for it (sighmask is
+ * recorded only as the G switches out): raised, a signal that handler
+ * blocks would wait in this M's kernel queue and reach whatever G the M
+ * runs next (gc_suspend: a suspend signal raised as a suspended thread's
+ * sigsuspend returned landed on the next G of its M). */
 bool gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
-	return deliver(gp, gp->sighmask, NULL);
+	uint64_t held = gp->sighmask;
+	if (gp->inhandler != 0) {
+		uint64_t k = 0;
+		gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&k, 8, 0, 0);
+		held |= k;
+	}
+	return deliver(gp, held, NULL);
 }
 
 static uint64_t uc_mask(void *ucv)
@@ -417,12 +428,6 @@ void gmp_sig_switch_in_handler(struct g *gp)
 		record_handler_mask(gp, cur);
 }
 
-/* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
- * the signals pending on it, which the kernel delivers as that handler
- * returns.  If the G is in a system call, the kernel has already decided
- * for the runtime's signal, which has SA_RESTART, to restart it; a
- * handler without SA_RESTART must end it with EINTR instead, as it does
- * when it is the kernel's own choice (signal(7)). */
 bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised)
 {
 	if (gmp_locks_held == 0) {
@@ -438,6 +443,12 @@ bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised)
 	return true;
 }
 
+/* SIGREQ_DELIVER, in the runtime's handler: the G it interrupted raises
+ * the signals pending on it, which the kernel delivers as that handler
+ * returns.  If the G is in a system call, the kernel has already decided
+ * for the runtime's signal, which has SA_RESTART, to restart it; a
+ * handler without SA_RESTART must end it with EINTR instead, as it does
+ * when it is the kernel's own choice (signal(7)). */
 void gmp_sig_deliver_signal(void *uc)
 {
 	struct g *gp = gmp_signal_g(uc);
