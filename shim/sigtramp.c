@@ -13,8 +13,9 @@
  * that takes it.  Faults, signals sent to one thread, the CPU-time
  * signals the kernel sends to the thread that ran (a profiler's SIGPROF),
  * and a signal no G takes run the handler where they landed: at once in a
- * G's context, as the kernel would have run it; on g0 with the M's own
- * TLS. */
+ * G's context, as the kernel would have run it, unless the G is in the
+ * runtime's own code (gmp_sig_must_wait: then it waits on the G); on g0
+ * with the M's own TLS. */
 #include <signal.h>
 #include <sys/syscall.h>
 #include <string.h>
