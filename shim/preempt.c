@@ -91,7 +91,7 @@ void gmp_preempt_signal(void *ucv)
 	/* Only in the program's own code: runtime code under this handler
 	 * must not see its G's state change, nor park.  Nor in a handler of
 	 * the program's while the shim's code it interrupted holds a runtime
-	 * lock (a G without an alternate stack, signalled inside gopark):
+	 * lock (a fault's handler: any other waits, gmp_sig_must_wait):
 	 * switched out, the G would keep the lock while it waits in a queue,
 	 * and every M that then wants it, sysmon too, would sleep until then. */
 	if (!gmp_pc_async_safe(pc) || gmp_locks_held != 0 || (gp->preemptoff && !loader_deferral_over(gp)))
