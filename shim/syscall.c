@@ -295,6 +295,18 @@ bool gmp_kernelwait_begin(int64_t *wake)
 		put_slot(&nkernelwaits);
 		return false;
 	}
+	/* Signals that waited for the runtime's code to end (gsignal.h)
+	 * are raised as entersyscall ends, and a handler's call that needed
+	 * a P took it back: the G is running again, with no oldp (Node.js's
+	 * SIGCHLD handler writes its self-pipe; its event loop died in
+	 * handoff_for_wait).  Its wait is not ended by that handler either:
+	 * the park it falls back to is. */
+	if (__builtin_expect(__atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_SYSCALL ||
+				     gmp_sig_handled_in_call(gp),
+			     0)) {
+		gmp_kernelwait_end(*wake);
+		return false;
+	}
 	/* entersyscall's frame is gone once this returns: the call is made
 	 * from our caller's, which a dump unwinds the G from. */
 	RECORD_SYSCALL_FRAME(gp);
