@@ -25,6 +25,8 @@ struct gmp_pcounters {
 	uint64_t kwaits;       /* kernel waits (gmp_kernelwait_begin), counted at their end */
 	uint64_t ksleeps;      /* ... of them sleeps */
 	uint64_t drainparks;   /* reads of an emptied stream parked without the call (fdio.c) */
+	uint64_t pollkeeps;    /* Gs a poll readied kept for the poller's M while a P was idle (proc.c) */
+	uint64_t keepwakes;    /* ... for which an M was woken once they were due */
 	uint64_t park[GMP_NWAITREASON];   /* gopark, by wait reason */
 	uint64_t unpark[GMP_NWAITREASON]; /* resumed after a park, by reason */
 };

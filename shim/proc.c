@@ -340,12 +340,13 @@ void goready(struct g *gp)
 	ready_on(self->m, gp, true);
 }
 
-/* Puts a list of Gs readied off-P (timers) on the global queue and starts
- * Ms for idle Ps to run them (proc.go: injectglist). */
-void injectglist(struct g *all)
+/* Takes the Gs of all off their wait: a foreign G is readied on its own
+ * thread and a realtime one on the realtime queue; the rest, now
+ * runnable, are left in *list..*tail.  Returns how many. */
+static int inject_prepare(struct g *all, struct g **list, struct g **tail)
 {
 	int n = 0;
-	struct g *list = NULL, *tail = NULL;
+	*list = *tail = NULL;
 	while (all) {
 		struct g *gp = all;
 		all = gp->schedlink; /* read first: a foreign G may be gone once woken */
@@ -359,22 +360,115 @@ void injectglist(struct g *all)
 			gmp_rt_ready(NULL, gp);
 			continue;
 		}
-		if (tail)
-			tail->schedlink = gp;
+		if (*tail)
+			(*tail)->schedlink = gp;
 		else
-			list = gp;
-		tail = gp;
+			*list = gp;
+		*tail = gp;
 		n++;
 	}
-	if (n == 0)
-		return;
+	return n;
+}
+
+/* Puts the first n Gs of list on the global queue; returns the rest. */
+static struct g *globrunqput_first(struct g *list, int n)
+{
+	struct g *tail = list;
+	for (int i = 1; i < n; i++)
+		tail = tail->schedlink;
+	struct g *rest = tail->schedlink;
+	tail->schedlink = NULL;
 	lock(&sched.lock);
 	for (struct g *gp = list; gp; gp = gp->schedlink)
 		gmp_markwoke(gp, &sched.wokeput);
 	globrunqputbatch(list, tail, n);
 	unlock(&sched.lock);
+	return rest;
+}
+
+/* Puts a list of Gs readied off-P (timers) on the global queue and starts
+ * Ms for idle Ps to run them (proc.go: injectglist without a P). */
+void injectglist(struct g *all)
+{
+	struct g *list, *tail;
+	int n = inject_prepare(all, &list, &tail);
+	if (n == 0)
+		return;
+	globrunqput_first(list, n);
 	for (int i = 0; i < n && load_acq(&sched.npidle) > 0; i++)
 		startm(NULL, false);
+}
+
+/* How long a G readied by a poll may wait on the poller's P for that
+ * P's M, while another P is idle, rather than have an M woken for it.
+ * Waking an idle M is a futex wake of a thread asleep in the kernel: on
+ * this 2-CPU VM it costs both threads more CPU than an echo request
+ * takes, and the woken M runs later than 50 us would bring the poller's
+ * M to the G anyway (docs/design.md, "Waking an M for a polled G"). */
+#define WAKE_DEFER_NS 50000
+
+/* The same from the M that holds pp and has just polled (now: when it
+ * returned), its first G about to run (proc.go: injectglist with a P).
+ * Go puts one G per idle P on the global queue and starts an M for each,
+ * the rest on pp's queue.  Here as many as this M will reach itself
+ * within WAKE_DEFER_NS, going by how long the Gs its polls readied ran,
+ * stay on pp's queue first, and only the others wake Ms: a
+ * thread-per-connection server's requests take a few microseconds each,
+ * and an M woken per poll cost it a third more CPU per request than one
+ * M working through the batch.  If this M has not reached them by then
+ * (a G ran longer than those before it), the next schedule on pp or
+ * sysmon wakes an M (wake_if_due). */
+static void injectglist_p(struct p *pp, struct g *all, int64_t now)
+{
+	struct g *list, *tail;
+	int n = inject_prepare(all, &list, &tail);
+	if (n == 0)
+		return;
+	int nidle = (int)load_acq(&sched.npidle);
+	int keep = 0;
+	if (nidle > 0 && pp->polledrun > 0)
+		keep = (int)(WAKE_DEFER_NS / pp->polledrun) < n ? (int)(WAKE_DEFER_NS / pp->polledrun) : n;
+	int nglob = nidle < n - keep ? nidle : n - keep;
+	if (nglob > 0) {
+		list = globrunqput_first(list, nglob);
+		for (int i = 0; i < nglob; i++)
+			startm(NULL, false);
+	}
+	while (list) {
+		struct g *gp = list;
+		list = gp->schedlink;
+		gp->schedlink = NULL;
+		gmp_markwoke(gp, &pp->wokeput);
+		runqput(pp, gp, false);
+	}
+	pp->ctr.pollkeeps += (uint64_t)keep;
+	if (keep > 0 && nglob == 0) {
+		if (load_acq(&pp->wakedue) == 0)
+			__atomic_store_n(&pp->wakedue, now + WAKE_DEFER_NS, __ATOMIC_RELEASE);
+		return;
+	}
+	/* A P gone idle since npidle was read would otherwise wait for the
+	 * next G readied to look at these. */
+	wakep();
+}
+
+/* Gs kept on pp for its own M (injectglist_p) that it has not reached
+ * by their due time get an M woken for them; none left, none due.  Run
+ * by pp's M at each schedule, and by sysmon for a G that keeps it. */
+bool wake_if_due(struct p *pp, int64_t now)
+{
+	int64_t due = load_acq(&pp->wakedue);
+	if (due == 0)
+		return false;
+	if (runqempty(pp) || now >= due) {
+		if (!__atomic_compare_exchange_n(&pp->wakedue, &due, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return false;
+		if (now >= due && !runqempty(pp)) {
+			wakep();
+			return true;
+		}
+	}
+	return false;
 }
 
 static void park_m(struct g *gp, void *argp);
@@ -591,8 +685,12 @@ static void checktimers(struct m *mp);
 static struct g *netpoll_pick(struct g *list)
 {
 	struct g *gp = list;
-	g0_getm()->p->ctr.netpollwakes += (uint64_t)gmp_glist_len(list);
-	injectglist(gp->schedlink);
+	struct m *mp = g0_getm();
+	struct p *pp = mp->p;
+	pp->ctr.netpollwakes += (uint64_t)gmp_glist_len(list);
+	/* Timed until it switches out (execute): injectglist_p's estimate. */
+	mp->polledwhen = gmp_nanotime();
+	injectglist_p(pp, gp->schedlink, mp->polledwhen);
 	gp->schedlink = NULL;
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
 	return gp;
@@ -765,6 +863,16 @@ static void g0_after_switch(struct m *mp, struct g *gp)
 	fn(gp, mp->after_arg);
 }
 
+void gmp_polled_done(struct m *mp)
+{
+	int64_t ran = gmp_nanotime() - mp->polledwhen;
+	mp->polledwhen = 0;
+	struct p *pp = mp->p;
+	if (pp == NULL || ran <= 0)
+		return;
+	pp->polledrun = pp->polledrun ? pp->polledrun + (ran - pp->polledrun) / 4 : ran;
+}
+
 static void execute(struct m *mp, struct g *gp, bool inherit)
 {
 	mp->curg = gp;
@@ -806,6 +914,8 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	gmp_san_after_switch(mp->asan_fake);
 	if (cpuclock || mp->cpuin)
 		gmp_cpuclock_out(mp, gp);
+	if (mp->polledwhen)
+		gmp_polled_done(mp);
 	g0_after_switch(mp, gp);
 }
 
@@ -908,6 +1018,8 @@ void schedule(void)
 			gp = globrunqget(pp, 1);
 			unlock(&sched.lock);
 		}
+		if (__builtin_expect(load_acq(&pp->wakedue) != 0, 0) && wake_if_due(pp, gmp_nanotime()))
+			pp->ctr.keepwakes++;
 		if (gp == NULL)
 			gp = runqget(pp, &inherit);
 		if (gp == NULL)
@@ -1051,12 +1163,14 @@ void sched_fork(enum gmp_fork_phase phase)
 	mp->spinning = false;
 	mp->nextp = NULL;
 	mp->oldp = NULL;
+	mp->polledwhen = 0;
 	sched.wokeput = 0; /* the Gs it counted are gone */
 	for (int i = sched.gomaxprocs - 1; i >= 0; i--) {
 		struct p *pp = &allp[i];
 		pp->wokeput = pp->wokeget = 0;
 		pp->runqhead = pp->runqtail = 0;
 		pp->runnext = NULL;
+		pp->wakedue = 0;
 		if (pp == mp->p)
 			continue;
 		pp->m = NULL;

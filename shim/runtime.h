@@ -264,6 +264,13 @@ struct p {
 	 * here: sysmon's wake-up preemption counts those still queued.
 	 * Written by the owner only. */
 	uint32_t wokeput, wokeget;
+	/* Gs a poll readied here beyond the one it ran (proc.c,
+	 * injectglist_p): how long such a G runs before it switches out (a
+	 * moving average, ns; 0 until timed), and when another M is woken
+	 * for those kept here if this M has not reached them (0: none kept;
+	 * sysmon reads and clears it too). */
+	int64_t polledrun;
+	int64_t wakedue;
 } __attribute__((aligned(64)));
 
 /* Each M's g0 region is M_REGION_SIZE bytes aligned to its size:
@@ -290,6 +297,7 @@ struct m {
 	void *curfs;              /* what the FS base points at now */
 	void *owntcb;             /* the M's own TCB: used while idle */
 	uintptr_t g0_sp;          /* g0's saved context while a G runs */
+	int64_t polledwhen;       /* the G a poll readied began here (0: not timed) */
 
 	/* Rescue from a blocking call the shim never saw (rescue.c). */
 	uint32_t pstolen;         /* enum pstolen: sysmon is taking, or took, p */

@@ -40,6 +40,8 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(kwaits);
 	F(ksleeps);
 	F(drainparks);
+	F(pollkeeps);
+	F(keepwakes);
 	for (int i = 0; i < GMP_NWAITREASON; i++) {
 		F(park[i]);
 		F(unpark[i]);
@@ -76,6 +78,8 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.kernel_waits = c.kwaits,
 		.kernel_sleeps = c.ksleeps,
 		.drained_read_parks = c.drainparks,
+		.polled_kept = c.pollkeeps,
+		.polled_kept_woken = c.keepwakes,
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -127,6 +131,8 @@ static void print_stats(void)
 	line(&ob, "kernel waits", c.kwaits);
 	line(&ob, "  of them sleeps", c.ksleeps);
 	line(&ob, "drained-read parks", c.drainparks);
+	line(&ob, "polled Gs kept", c.pollkeeps);
+	line(&ob, "  woken for when due", c.keepwakes);
 	ob_str(&ob, "  parks / unparks by wait reason:\n");
 	for (int i = 1; i < GMP_NWAITREASON; i++) {
 		if (c.park[i] == 0 && c.unpark[i] == 0)

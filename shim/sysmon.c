@@ -167,6 +167,15 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			 * realtime G; an asynchronous cancel, which may have
 			 * found it queued, its mark since cleared by execute):
 			 * else it would only be resumed. */
+			/* Gs a poll left here for this P's M, which its G still
+			 * keeps past their due time (proc.c, injectglist_p). */
+			if (wake_if_due(pp, now)) {
+				GMP_CTR_NOP_ADD(keepwakes, 1);
+			} else {
+				int64_t due = load_acq(&pp->wakedue);
+				if (due != 0 && (*until < 0 || due < *until))
+					*until = due;
+			}
 			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
 			int64_t ran = now - pd->schedwhen;

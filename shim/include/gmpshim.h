@@ -43,6 +43,11 @@ struct gmpshim_stats {
 	uint64_t drained_read_parks; /* blocking reads of a byte stream that a
 	                                short read had emptied, parked without
 	                                the read that would say EAGAIN */
+	uint64_t polled_kept;        /* threads readied together by the network
+	                                poller that waited for the poller's own
+	                                M, another P idle, rather than wake an M */
+	uint64_t polled_kept_woken;  /* ... for which an M was woken after all:
+	                                that M had not reached them in time */
 };
 
 /* Exported by libgmpshim.so. */
