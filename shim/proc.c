@@ -401,18 +401,18 @@ void injectglist(struct g *all)
 
 /* How long a G readied by a poll may wait on the poller's P for that
  * P's M, while another P is idle, rather than have an M woken for it.
- * Waking an idle M is a futex wake of a thread asleep in the kernel: on
- * this 2-CPU VM it costs both threads more CPU than an echo request
- * takes, and the woken M runs later than 50 us would bring the poller's
- * M to the G anyway (docs/design.md, "Waking an M for a polled G"). */
+ * Waking an idle M wakes a thread asleep in the kernel, on another CPU:
+ * on the 2-CPU VM it cost the two threads more CPU than the echo
+ * server's request it was woken for (docs/design.md, "Waking an M for a
+ * polled G"). */
 #define WAKE_DEFER_NS 50000
 
 /* The same from the M that holds pp and has just polled (now: when it
  * returned), its first G about to run (proc.go: injectglist with a P).
  * Go puts one G per idle P on the global queue and starts an M for each,
  * the rest on pp's queue.  Here as many as this M will reach itself
- * within WAKE_DEFER_NS, going by how long the Gs its polls readied ran,
- * stay on pp's queue first, and only the others wake Ms: a
+ * within WAKE_DEFER_NS, going by how long the Gs its polls readied held
+ * the P (pp->polledrun), stay on pp's queue first, and only the others wake Ms: a
  * thread-per-connection server's requests take a few microseconds each,
  * and an M woken per poll cost it a third more CPU per request than one
  * M working through the batch.  If this M has not reached them by then
@@ -688,7 +688,8 @@ static struct g *netpoll_pick(struct g *list)
 	struct m *mp = g0_getm();
 	struct p *pp = mp->p;
 	pp->ctr.netpollwakes += (uint64_t)gmp_glist_len(list);
-	/* Timed until it switches out (execute): injectglist_p's estimate. */
+	/* Timed until it switches out (execute) or gives up the P for a
+	 * wait in the kernel: injectglist_p's estimate. */
 	mp->polledwhen = gmp_nanotime();
 	injectglist_p(pp, gp->schedlink, mp->polledwhen);
 	gp->schedlink = NULL;

@@ -265,10 +265,11 @@ struct p {
 	 * Written by the owner only. */
 	uint32_t wokeput, wokeget;
 	/* Gs a poll readied here beyond the one it ran (proc.c,
-	 * injectglist_p): how long such a G runs before it switches out (a
-	 * moving average, ns; 0 until timed), and when another M is woken
-	 * for those kept here if this M has not reached them (0: none kept;
-	 * sysmon reads and clears it too). */
+	 * injectglist_p): how long such a G holds the P before it switches
+	 * out or leaves it for a wait in the kernel (a moving average, ns; 0
+	 * until timed), and when another M is woken for those kept here if
+	 * this M has not reached them (0: none kept; sysmon reads and clears
+	 * it too). */
 	int64_t polledrun;
 	int64_t wakedue;
 } __attribute__((aligned(64)));

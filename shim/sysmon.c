@@ -163,10 +163,6 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 			} else {
 				*longrun = true;
 			}
-			/* A G alone is preempted only if somebody asked (a
-			 * realtime G; an asynchronous cancel, which may have
-			 * found it queued, its mark since cleared by execute):
-			 * else it would only be resumed. */
 			/* Gs a poll left here for this P's M, which its G still
 			 * keeps past their due time (proc.c, injectglist_p). */
 			if (wake_if_due(pp, now)) {
@@ -176,6 +172,10 @@ static int retake(int64_t now, int woken, bool queued, bool *longrun, int64_t *u
 				if (due != 0 && (*until < 0 || due < *until))
 					*until = due;
 			}
+			/* A G alone is preempted only if somebody asked (a
+			 * realtime G; an asynchronous cancel, which may have
+			 * found it queued, its mark since cleared by execute):
+			 * else it would only be resumed. */
 			struct m *mp = __atomic_load_n(&pp->m, __ATOMIC_ACQUIRE);
 			struct g *gp = mp ? __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) : NULL;
 			int64_t ran = now - pd->schedwhen;
