@@ -65,6 +65,12 @@ bool entersyscall(void)
 	}
 	struct m *mp = gp->m;
 	struct p *pp = mp->p;
+	/* Gs a poll left on this P for its M (proc.c, injectglist_p) get an
+	 * M now: a call that may block will not bring this one back soon
+	 * (a database's fsync held them until sysmon's next look). */
+	if (__builtin_expect(__atomic_load_n(&pp->wakedue, __ATOMIC_ACQUIRE) != 0, 0) &&
+	    wake_if_due(pp, INT64_MAX))
+		pp->ctr.keepwakes++;
 	/* Go's syscallpc/syscallsp: a dump unwinds a G blocked in the kernel
 	 * from here when the kernel's view of its M cannot be read. */
 	RECORD_SYSCALL_FRAME(gp);
