@@ -407,18 +407,33 @@ void injectglist(struct g *all)
  * polled G"). */
 #define WAKE_DEFER_NS 50000
 
+/* Moves the first n Gs of *list to pp's queue. */
+static void runqput_first(struct p *pp, struct g **list, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct g *gp = *list;
+		*list = gp->schedlink;
+		gp->schedlink = NULL;
+		gmp_markwoke(gp, &pp->wokeput);
+		runqput(pp, gp, false);
+	}
+}
+
 /* The same from the M that holds pp and has just polled (now: when it
- * returned), its first G about to run (proc.go: injectglist with a P).
+ * returned), first the G it runs next (proc.go: injectglist with a P).
  * Go puts one G per idle P on the global queue and starts an M for each,
- * the rest on pp's queue.  Here as many as this M will reach itself
- * within WAKE_DEFER_NS, going by how long the Gs its polls readied held
- * the P (pp->polledrun), stay on pp's queue first, and only the others wake Ms: a
+ * the rest on pp's queue.  Here the Gs this M will reach itself within
+ * WAKE_DEFER_NS stay on pp's queue first, without waking anybody, going
+ * by how long each G ahead of them held its P the last times a poll
+ * readied it (g->pollheld; a G never timed ends the count): a
  * thread-per-connection server's requests take a few microseconds each,
  * and an M woken per poll cost it a third more CPU per request than one
- * M working through the batch.  If this M has not reached them by then
- * (a G ran longer than those before it), the next schedule on pp or
- * sysmon wakes an M (wake_if_due). */
-static void injectglist_p(struct p *pp, struct g *all, int64_t now)
+ * M working through the batch, while a thread that busy-waits for
+ * another (redis's I/O threads) holds its P for a slice and nothing waits
+ * behind it.  If this M has not reached them when due (a G ran longer
+ * than it used to), the next schedule on pp or sysmon wakes an M
+ * (wake_if_due), and entersyscall does at once. */
+static void injectglist_p(struct p *pp, struct g *first, struct g *all, int64_t now)
 {
 	struct g *list, *tail;
 	int n = inject_prepare(all, &list, &tail);
@@ -426,21 +441,21 @@ static void injectglist_p(struct p *pp, struct g *all, int64_t now)
 		return;
 	int nidle = (int)load_acq(&sched.npidle);
 	int keep = 0;
-	if (nidle > 0 && pp->polledrun > 0)
-		keep = (int)(WAKE_DEFER_NS / pp->polledrun) < n ? (int)(WAKE_DEFER_NS / pp->polledrun) : n;
+	if (nidle > 0) {
+		int64_t ahead = first->pollheld;
+		for (struct g *gp = list; gp && ahead > 0 && ahead < WAKE_DEFER_NS; gp = gp->schedlink) {
+			keep++;
+			ahead = gp->pollheld > 0 ? ahead + gp->pollheld : 0;
+		}
+	}
+	runqput_first(pp, &list, keep);
 	int nglob = nidle < n - keep ? nidle : n - keep;
 	if (nglob > 0) {
 		list = globrunqput_first(list, nglob);
 		for (int i = 0; i < nglob; i++)
 			startm(NULL, false);
 	}
-	while (list) {
-		struct g *gp = list;
-		list = gp->schedlink;
-		gp->schedlink = NULL;
-		gmp_markwoke(gp, &pp->wokeput);
-		runqput(pp, gp, false);
-	}
+	runqput_first(pp, &list, n - keep - nglob);
 	pp->ctr.pollkeeps += (uint64_t)keep;
 	if (keep > 0 && nglob == 0) {
 		if (load_acq(&pp->wakedue) == 0)
@@ -691,7 +706,7 @@ static struct g *netpoll_pick(struct g *list)
 	/* Timed until it switches out (execute) or gives up the P for a
 	 * wait in the kernel: injectglist_p's estimate. */
 	mp->polledwhen = gmp_nanotime();
-	injectglist_p(pp, gp->schedlink, mp->polledwhen);
+	injectglist_p(pp, gp, gp->schedlink, mp->polledwhen);
 	gp->schedlink = NULL;
 	casgstatus(gp, G_WAITING, G_RUNNABLE);
 	return gp;
@@ -864,14 +879,13 @@ static void g0_after_switch(struct m *mp, struct g *gp)
 	fn(gp, mp->after_arg);
 }
 
-void gmp_polled_done(struct m *mp)
+void gmp_polled_done(struct m *mp, struct g *gp)
 {
-	int64_t ran = gmp_nanotime() - mp->polledwhen;
+	int64_t held = gmp_nanotime() - mp->polledwhen;
 	mp->polledwhen = 0;
-	struct p *pp = mp->p;
-	if (pp == NULL || ran <= 0)
-		return;
-	pp->polledrun = pp->polledrun ? pp->polledrun + (ran - pp->polledrun) / 4 : ran;
+	if (held <= 0)
+		held = 1;
+	gp->pollheld = gp->pollheld ? (gp->pollheld + held) / 2 : held;
 }
 
 static void execute(struct m *mp, struct g *gp, bool inherit)
@@ -916,7 +930,7 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	if (cpuclock || mp->cpuin)
 		gmp_cpuclock_out(mp, gp);
 	if (mp->polledwhen)
-		gmp_polled_done(mp);
+		gmp_polled_done(mp, gp);
 	g0_after_switch(mp, gp);
 }
 

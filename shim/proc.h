@@ -45,11 +45,10 @@ void gmp_ready_list(struct m *mp, struct g *list);
 /* Gs readied off-P (timers, the poller): the global queue, and Ms for the
  * idle Ps.  sched.lock not held. */
 void injectglist(struct g *list);
-/* The G a poll readied on mp (mp->polledwhen set) switched out, or is
- * about to leave its P in a wait in the kernel: folds how long it held
- * the P into the P's average, a quarter weight for the newest (proc.c,
- * injectglist_p).  mp's own thread. */
-void gmp_polled_done(struct m *mp);
+/* gp, which a poll readied on mp (mp->polledwhen set), switched out, or
+ * is about to leave its P in a wait in the kernel: records how long it
+ * held the P (proc.c, injectglist_p).  mp's own thread. */
+void gmp_polled_done(struct m *mp, struct g *gp);
 /* pp's M or sysmon, at now: wakes an M for Gs kept on pp past their due
  * time (proc.c, injectglist_p); true if it did. */
 bool wake_if_due(struct p *pp, int64_t now);

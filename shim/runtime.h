@@ -116,6 +116,9 @@ struct g {
 	struct m *lockedm;        /* the M it alone runs on, while locked (proc.c) */
 	uint32_t lockreasons;     /* GLOCK_*: why it is locked; 0: it is not */
 	uint32_t nchildren;       /* processes it forked and has not yet waited for */
+	/* How long it held its P when a poll readied it (ns, the last two
+	 * times averaged; 0: never timed): proc.c, injectglist_p. */
+	int64_t pollheld;
 
 	/* Memory: [map_base, map_base+map_size) holds guard, stack, TLS, TCB
 	 * and this struct (or only TLS/TCB/struct for a user stack). */
@@ -264,13 +267,9 @@ struct p {
 	 * here: sysmon's wake-up preemption counts those still queued.
 	 * Written by the owner only. */
 	uint32_t wokeput, wokeget;
-	/* Gs a poll readied here beyond the one it ran (proc.c,
-	 * injectglist_p): how long such a G holds the P before it switches
-	 * out or leaves it for a wait in the kernel (a moving average, ns; 0
-	 * until timed), and when another M is woken for those kept here if
-	 * this M has not reached them (0: none kept; sysmon reads and clears
-	 * it too). */
-	int64_t polledrun;
+	/* When an M is woken for the Gs a poll readied that were kept here
+	 * for this P's M (proc.c, injectglist_p), if it has not reached them
+	 * by then (0: none kept; sysmon reads and clears it too). */
 	int64_t wakedue;
 } __attribute__((aligned(64)));
 

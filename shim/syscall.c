@@ -295,7 +295,7 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	/* The P and its queue go to another M now: for injectglist_p's
 	 * estimate, a G a poll readied is done with it here. */
 	if (gp->m->polledwhen)
-		gmp_polled_done(gp->m);
+		gmp_polled_done(gp->m, gp);
 	/* Idle Ps' timers are run by the M that watches them: whichever M
 	 * goes to sleep while nobody watches the earliest, this one too
 	 * (the P it gives up may hold it). */
