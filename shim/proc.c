@@ -419,8 +419,8 @@ static void runqput_first(struct p *pp, struct g **list, int n)
 	}
 }
 
-/* The same from the M that holds pp and has just polled (now: when it
- * returned), first the G it runs next (proc.go: injectglist with a P).
+/* injectglist from the M that holds pp and has just polled (now: when
+ * it returned), first the G it runs next (proc.go: injectglist with a P).
  * Go puts one G per idle P on the global queue and starts an M for each,
  * the rest on pp's queue.  Here the Gs this M will reach itself within
  * WAKE_DEFER_NS stay on pp's queue first, without waking anybody, going
