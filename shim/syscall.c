@@ -293,9 +293,13 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	if (!take_slot(&nkernelwaits, KERNEL_WAITS_MAX))
 		return false;
 	/* The P and its queue go to another M now: for injectglist_p's
-	 * estimate, a G a poll readied is done with it here. */
+	 * estimate, a G a poll readied is done with it here, and Gs kept on
+	 * the P for this M need no M woken of their own (entersyscall's):
+	 * handoff_for_wait starts one with the P for its queue.  A wait that
+	 * falls back to a park reaches them through schedule. */
 	if (gp->m->polledwhen)
 		gmp_polled_done(gp->m, gp);
+	__atomic_store_n(&pp->wakedue, 0, __ATOMIC_RELEASE);
 	/* Idle Ps' timers are run by the M that watches them: whichever M
 	 * goes to sleep while nobody watches the earliest, this one too
 	 * (the P it gives up may hold it). */
