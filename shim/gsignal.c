@@ -343,23 +343,27 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 	return raised;
 }
 
-/* In the G's own context: on its M the kernel blocks what its mask does,
- * and what the handler it was preempted in blocks, or, inside a handler
- * that has not left its M, what the kernel added for it (sighmask is
- * recorded only as the G switches out): raised, a signal that handler
- * blocks would wait in this M's kernel queue and reach whatever G the M
- * runs next (gc_suspend: a suspend signal raised as a suspended thread's
- * sigsuspend returned landed on the next G of its M). */
+/* What the kernel blocks on the running gp's M beside gp's mask: the
+ * mask of the handler it was preempted in and, in a handler running on
+ * the M now (inhandler), the kernel's own, which says what that handler
+ * blocks before the G switches out and records it. */
+static uint64_t held_now(struct g *gp, bool inhandler)
+{
+	uint64_t k = 0;
+	if (inhandler)
+		gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&k, 8, 0, 0);
+	return gp->sighmask | k;
+}
+
+/* In the G's own context, holding back what its M's kernel blocks too
+ * (held_now): raised, a signal that a handler running there blocks would
+ * wait in this M's kernel queue and reach whatever G the M runs next
+ * (gc_suspend: a suspend signal raised as a suspended thread's sigsuspend
+ * returned landed on the next G of its M). */
 bool gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
-	uint64_t held = gp->sighmask;
-	if (gp->inhandler != 0) {
-		uint64_t k = 0;
-		gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&k, 8, 0, 0);
-		held |= k;
-	}
-	return deliver(gp, held, NULL);
+	return deliver(gp, held_now(gp, gp->inhandler != 0), NULL);
 }
 
 static uint64_t uc_mask(void *ucv)
@@ -586,10 +590,7 @@ static void sig_send(struct g *self, struct g *gp, int sig)
 		if (gp->sigmask & SIGBIT(sig))
 			return;
 		/* From inside a handler, the kernel's mask is the handler's. */
-		uint64_t held = 0;
-		if (__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE))
-			gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, 0, (long)&held, 8, 0, 0);
-		deliver(gp, held | gp->sighmask, NULL);
+		deliver(gp, held_now(gp, __atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) != 0), NULL);
 		return;
 	}
 	if ((__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) &&
