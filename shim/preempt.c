@@ -156,6 +156,7 @@ void gmp_preempt_signal(void *ucv)
 		/* To the global queue, behind everything queued locally
 		 * (proc.go: gopreempt_m). */
 		mp->p->ctr.preempts++;
+		mp->p->ctr.asyncpreempts++;
 		mp->freshslice = true;
 		mcall(gosched_m, how);
 	}

@@ -35,6 +35,7 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(globtakes);
 	F(preempts);
 	F(wakepreempts);
+	F(asyncpreempts);
 	F(handoffs);
 	F(netpollwakes);
 	F(kwaits);
@@ -75,6 +76,7 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.netpoll_wakeups = c.netpollwakes,
 		.os_threads = (uint64_t)gmp_os_threads(),
 		.wake_preemptions = c.wakepreempts,
+		.async_preemptions = c.asyncpreempts,
 		.kernel_waits = c.kwaits,
 		.kernel_sleeps = c.ksleeps,
 		.drained_read_parks = c.drainparks,
@@ -125,6 +127,7 @@ static void print_stats(void)
 	line(&ob, "steals", c.steals);
 	line(&ob, "global queue takes", c.globtakes);
 	line(&ob, "preemptions", c.preempts);
+	line(&ob, "  in program code", c.asyncpreempts);
 	line(&ob, "  asked for woken", c.wakepreempts);
 	line(&ob, "syscall hand-offs", c.handoffs);
 	line(&ob, "netpoll wake-ups", c.netpollwakes);

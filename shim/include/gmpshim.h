@@ -48,6 +48,9 @@ struct gmpshim_stats {
 	                                M, another P idle, rather than wake an M */
 	uint64_t polled_kept_woken;  /* ... for which an M was woken after all:
 	                                that M had not reached them in time */
+	uint64_t async_preemptions;  /* preemptions that stopped a thread in
+	                                the program's own code (the signal's),
+	                                not at its next call into the runtime */
 };
 
 /* Exported by libgmpshim.so. */
