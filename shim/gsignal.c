@@ -296,7 +296,7 @@ static void raise_waited(struct g *gp, int sig)
 static void retry_later(struct g *gp)
 {
 	__atomic_store_n(&gp->sigretry, 1, __ATOMIC_RELEASE);
-	gmp_sysmon_hurry();
+	gmp_sysmon_hurry(HURRY_WOKEN);
 }
 
 /* Raises on this M the signals pending on the running G that its mask

@@ -297,7 +297,7 @@ void gmp_markwoke(struct g *gp, uint32_t *count)
 		return;
 	gp->woke = true;
 	__atomic_store_n(count, *count + 1, __ATOMIC_RELEASE);
-	gmp_sysmon_hurry();
+	gmp_sysmon_hurry(HURRY_WOKEN);
 }
 
 /* Makes gp runnable on mp's P (or globally if mp holds none), to run next. */
@@ -552,7 +552,7 @@ void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reas
 static void hurry_if_busy(void)
 {
 	if (load_acq(&sched.npidle) == 0)
-		gmp_sysmon_hurry();
+		gmp_sysmon_hurry(HURRY_QUEUED);
 }
 
 void gosched_m(struct g *gp, void *arg)

@@ -359,7 +359,7 @@ struct sched {
 
 	uint32_t wokeput;         /* as a P's wokeput, for Gs readied onto the global queue; under lock */
 	uint32_t sysmonwait;      /* sysmon sleeps on sysmonnote: every P idle */
-	uint32_t sysmonhurry;     /* sysmon sleeps past a wake slice with a G running long (sysmon.c) */
+	uint32_t sysmonhurry;     /* enum sysmon_hurry: how long sysmon sleeps with a G running long (sysmon.c) */
 	struct note sysmonnote;
 	int64_t lastpoll;         /* last netpoll (ns), 0 while an M blocks in it; atomic */
 

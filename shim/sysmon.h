@@ -9,9 +9,11 @@
 void gmp_sysmon_start(void);
 /* Any context: sysmon sleeps while every P is idle; a P became busy. */
 void gmp_sysmon_wake(void);
-/* A G woke while no P was idle (gmp_markwoke): wakes sysmon if it sleeps
- * past a wake slice while some G runs long. */
-void gmp_sysmon_hurry(void);
+/* A G waits behind busy Ps: wakes sysmon if it planned to sleep past what
+ * that G may wait, a wake slice for one readied from a wait (gmp_markwoke,
+ * HURRY_WOKEN), a slice for one preempted, yielding or new (HURRY_QUEUED). */
+enum sysmon_hurry { HURRY_WOKEN = 1, HURRY_QUEUED = 2 };
+void gmp_sysmon_hurry(enum sysmon_hurry need);
 void sysmon_fork(enum gmp_fork_phase phase);
 
 #endif
