@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <stdbool.h>
@@ -20,6 +21,14 @@ long gmp_futex_wait_kernel(uint32_t *addr, uint32_t val, int64_t ns)
 		tsp = &ts;
 	}
 	return gmp_syscall6(SYS_futex, (long)addr, FUTEX_WAIT_PRIVATE, val, (long)tsp, 0, 0);
+}
+
+/* Waits until CLOCK_REALTIME reads when (ns): -ETIMEDOUT then. */
+static long futex_wait_realtime(uint32_t *addr, uint32_t val, int64_t when)
+{
+	struct timespec ts = { when / 1000000000, when % 1000000000 };
+	return gmp_syscall6(SYS_futex, (long)addr, FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME, val, (long)&ts,
+			    0, FUTEX_BITSET_MATCH_ANY);
 }
 
 long gmp_futex_wake_kernel(uint32_t *addr, int n)
@@ -149,20 +158,27 @@ static void note_adapt(struct note *n, bool soon)
 		n->spin = s / 2 < NOTE_SPIN_MIN_NS ? NOTE_SPIN_MIN_NS : s / 2;
 }
 
-/* Sleeps in the kernel until woken or ns (< 0: forever) after start. */
-static int note_block(struct note *n, int64_t start, int64_t ns, int64_t soon_ns)
+/* Sleeps in the kernel until woken or ns (< 0: forever) after start, or,
+ * with realtime, until CLOCK_REALTIME reads ns. */
+static int note_block(struct note *n, int64_t start, int64_t ns, int64_t soon_ns, bool realtime)
 {
 	uint32_t zero = 0;
 	if (!__atomic_compare_exchange_n(&n->key, &zero, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 1; /* woken between the last poll and now */
 	for (;;) {
-		int64_t left = -1;
-		if (ns >= 0) {
-			left = start + ns - mono_ns();
-			if (left <= 0)
+		if (realtime) {
+			long r = futex_wait_realtime(&n->key, 2, ns);
+			if (r == -ETIMEDOUT || r == -EINVAL)
 				break;
+		} else {
+			int64_t left = -1;
+			if (ns >= 0) {
+				left = start + ns - mono_ns();
+				if (left <= 0)
+					break;
+			}
+			gmp_futex_wait_kernel(&n->key, 2, left);
 		}
-		gmp_futex_wait_kernel(&n->key, 2, left);
 		if (__atomic_load_n(&n->key, __ATOMIC_ACQUIRE) == 1) {
 			if (soon_ns >= 0)
 				note_adapt(n, mono_ns() - start <= soon_ns);
@@ -191,12 +207,17 @@ int notetsleep(struct note *n, int64_t ns)
 		note_adapt(n, true);
 		return 1;
 	}
-	return note_block(n, start, ns, 3 * poll);
+	return note_block(n, start, ns, 3 * poll, false);
+}
+
+int notetsleep_realtime(struct note *n, int64_t when)
+{
+	return note_block(n, 0, when, -1, true);
 }
 
 void notesleep_nospin(struct note *n)
 {
-	note_block(n, 0, -1, -1);
+	note_block(n, 0, -1, -1, false);
 }
 
 void notesleep(struct note *n)

@@ -35,6 +35,10 @@ void noteclear(struct note *n);
 void notesleep(struct note *n);
 /* Returns 1 if woken, 0 if ns elapsed first.  ns < 0 sleeps forever. */
 int notetsleep(struct note *n, int64_t ns);
+/* notetsleep until CLOCK_REALTIME reads when (ns since the epoch), without
+ * the poll.  The kernel's timer follows changes of the clock, so nothing
+ * needs to wake up to look at it meanwhile. */
+int notetsleep_realtime(struct note *n, int64_t when);
 void notewakeup(struct note *n);
 /* notesleep without the poll: for sleepers whose wake-up latency matters
  * to nobody (sysmon, the template thread), where polling is pure cost. */

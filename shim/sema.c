@@ -87,11 +87,6 @@ static struct g *waiter(void)
 	return gp;
 }
 
-/* Longest sleep of a foreign thread before it looks at a realtime
- * deadline again: the note sleeps on the monotonic clock, and a change of
- * the realtime clock must not postpone the deadline by more than this. */
-#define FOREIGN_REALTIME_SLICE_NS 20000000
-
 /* park_locked for a foreign thread (foreign.c): it is queued like a G, but
  * blocks its own OS thread on its note.  A timed wait times itself out the
  * way the timer path does (gmp_semq_timeout, following a requeue); if a
@@ -111,9 +106,13 @@ static int foreign_park(struct semroot *root, const void *addr, int64_t deadline
 	while (!woken) {
 		int64_t left = gmp_deadline_left(deadline);
 		if (left > 0) {
-			if (gmp_deadline_is_realtime(deadline) && left > FOREIGN_REALTIME_SLICE_NS)
-				left = FOREIGN_REALTIME_SLICE_NS;
-			woken = notetsleep(&gp->fnote, left);
+			/* A realtime deadline is the kernel's to follow across
+			 * clock changes: slices of 20 ms, to look at the clock
+			 * again, woke jemalloc's background thread in
+			 * redis-server 50 times a second for nothing. */
+			woken = gmp_deadline_is_realtime(deadline)
+					? notetsleep_realtime(&gp->fnote, gmp_deadline_kernel_realtime(deadline))
+					: notetsleep(&gp->fnote, left);
 			continue;
 		}
 		if (gmp_semq_timeout(gp, &gp->timer)) {

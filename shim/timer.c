@@ -48,6 +48,11 @@ int64_t gmp_deadline_left(int64_t d)
 	return d - gmp_nanotime();
 }
 
+int64_t gmp_deadline_kernel_realtime(int64_t d)
+{
+	return (d & ~GMP_DEADLINE_REALTIME) - __atomic_load_n(&skew, __ATOMIC_RELAXED);
+}
+
 struct timespec *gmp_deadline_timeout(int64_t d, struct timespec *ts)
 {
 	if (d < 0)

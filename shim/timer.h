@@ -56,6 +56,8 @@ static inline int64_t gmp_coarsetime(void)
 int64_t gmp_realtime(void);
 /* ns from now until deadline d (>= 0); <= 0 once it has passed. */
 int64_t gmp_deadline_left(int64_t d);
+/* Where the kernel's CLOCK_REALTIME will read realtime deadline d. */
+int64_t gmp_deadline_kernel_realtime(int64_t d);
 /* The relative timeout a system call takes for deadline d: NULL for none
  * (d < 0), else ts filled with the time left, 0 once it has passed. */
 struct timespec *gmp_deadline_timeout(int64_t d, struct timespec *ts);

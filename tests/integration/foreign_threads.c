@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <poll.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -190,6 +191,29 @@ static void *foreign_timeouts(void *arg)
 	r |= (fr == -1 && errno == ETIMEDOUT) << 4;
 	sem_post(&sem);
 	return (void *)(intptr_t)r;
+}
+
+/* A long realtime wait nobody ends: the thread sleeps through it.  It
+ * used to wake every 20 ms to look at the clock (jemalloc's background
+ * thread in redis-server, 50 times a second); the kernel's realtime timer
+ * follows clock changes by itself.  Its voluntary context switches say
+ * how often it woke. */
+static void *foreign_long_timeout(void *arg)
+{
+	struct rusage before, after;
+	pthread_mutex_lock(&m);
+	struct timespec dl = deadline_in(CLOCK_REALTIME, 300000000);
+	getrusage(RUSAGE_THREAD, &before);
+	int e = 0;
+	while (e == 0)
+		e = pthread_cond_timedwait(&cv, &m, &dl);
+	getrusage(RUSAGE_THREAD, &after);
+	pthread_mutex_unlock(&m);
+	long wakes = after.ru_nvcsw - before.ru_nvcsw;
+	if (e != ETIMEDOUT || wakes > 3)
+		printf("  realtime wait of 300 ms: %s, %ld voluntary switches\n", e == ETIMEDOUT ? "timed out" : "error",
+		       wakes);
+	return (void *)(intptr_t)(e == ETIMEDOUT && wakes <= 3);
 }
 
 static volatile int flag;
@@ -421,6 +445,10 @@ int main(void)
 	CHECK(r & 4, "foreign sem_timedwait times out");
 	CHECK(r & 8, "foreign pthread_mutex_timedlock on a G's mutex times out");
 	CHECK(r & 16, "foreign raw FUTEX_WAIT with a timeout times out");
+
+	j = (struct job){ foreign_long_timeout };
+	t = foreign_start(&j);
+	CHECK(foreign_finish(t, &j) == (void *)1, "foreign realtime timedwait sleeps through without waking");
 
 	flag = 0;
 	j = (struct job){ foreign_timed_woken };
