@@ -18,6 +18,7 @@
 #include "runtime.h"
 #include "sema.h"
 #include "sys.h"
+#include "sysmon.h"
 #include "timer.h"
 
 #define BREAK_TOKEN (~(uint64_t)0)
@@ -259,8 +260,10 @@ int32_t gmp_netpoll_waiters(void)
 void gmp_netpoll_waiter_count(int delta)
 {
 	/* A poller may be asleep in a poll that started before we had any
-	 * waiter; the next findrunnable polls for us, and so does sysmon. */
-	__atomic_add_fetch(&nwaiters, delta, __ATOMIC_ACQ_REL);
+	 * waiter; the next findrunnable polls for us, and so does sysmon,
+	 * which may sleep long while there is none. */
+	if (__atomic_add_fetch(&nwaiters, delta, __ATOMIC_ACQ_REL) == delta && delta > 0)
+		gmp_sysmon_hurry(HURRY_WATCH);
 }
 
 int gmp_netpoll_wait(struct polldesc *pd, uint32_t *gen, uint32_t val, uint32_t seq, int64_t deadline,

@@ -374,14 +374,16 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 /* sysmon: an M whose P was taken and whose G runs user code again without
  * one (it has not entered the runtime since): a preemption request makes
  * it take a P back, or wait for one (gmp_preempt_signal). */
-void gmp_rescue_stragglers(int64_t now)
+bool gmp_rescue_stragglers(int64_t now)
 {
+	bool any = false;
 	for (struct m *mp = __atomic_load_n(&gmp_allm, __ATOMIC_ACQUIRE); mp; mp = mp->alllink) {
 		if (mp->tid == 0 || mp->gone)
 			continue;
 		struct g *gp = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
 		bool loose = __atomic_load_n(&mp->pstolen, __ATOMIC_ACQUIRE) == PSTOLEN_TAKEN ||
 			     (gp && __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_SYSCALL && gp->rescued);
+		any |= loose;
 		if (!loose || gmp_asyncpreemptoff || gmp_timeslice_ns <= 0)
 			continue; /* preemption is off: its next call into the shim, then */
 		/* One look per slice: a /proc read each. */
@@ -396,4 +398,5 @@ void gmp_rescue_stragglers(int64_t now)
 				   * time since the last look gets none. */
 		gmp_sigsend(mp, SIGREQ_PREEMPT);
 	}
+	return any;
 }

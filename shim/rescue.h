@@ -18,7 +18,8 @@ void gmp_rescue_fork(struct m *mp);
  * depends on it), not from the thread's CPU clock. */
 enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now);
 /* sysmon: asks Ms running user code without the P they lost to come back
- * for one, once per time slice. */
-void gmp_rescue_stragglers(int64_t now);
+ * for one, once per time slice.  Whether there are any such Ms (running
+ * or still in their call). */
+bool gmp_rescue_stragglers(int64_t now);
 
 #endif

@@ -1,6 +1,6 @@
 /* sysmon: the monitor thread (proc.go: sysmon, retake).  A plain OS
  * thread with no P that wakes up every 20 us, backing off to 10 ms when
- * it finds nothing to do, and
+ * it finds nothing to do (200 ms when nothing could need it), and
  *   - retakes the P of an M that has been in a syscall for a whole tick
  *     and hands it to another M, so a blocked G never stalls its queue;
  *   - preempts a G that has run past its time slice (preempt.c);
@@ -40,6 +40,8 @@
 
 #define SYSMON_MIN_NS 20000LL
 #define SYSMON_MAX_NS 10000000LL
+/* The longest sleep with nothing to watch (below, "held"). */
+#define SYSMON_HELD_MAX_NS 200000000LL
 #define SYSCALL_RETAKE_NS 10000000LL /* retake even with nothing queued */
 #define FORCE_POLL_NS 10000000LL
 /* Every P idle at each look, and none scheduled in between, for this
@@ -146,8 +148,20 @@ static bool gs_queued(void)
 	return false;
 }
 
+/* Whether a P runs a G, or an M holds it to find one (racy: a hint). */
+static bool ps_running(void)
+{
+	for (int i = 0; i < sched.gomaxprocs; i++)
+		if (load_acq(&allp[i].status) == P_RUNNING)
+			return true;
+	return false;
+}
+
 void gmp_sysmon_hurry(enum sysmon_hurry need)
 {
+	/* Against sysmon's second look at the queues after it raised the
+	 * flag: one of the two sees the other (the G was queued first). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&sched.sysmonhurry, __ATOMIC_RELAXED) >= need &&
 	    __atomic_exchange_n(&sched.sysmonhurry, 0, __ATOMIC_ACQ_REL))
 		gmp_sigwake_kick();
@@ -312,7 +326,6 @@ static int retake(int64_t now, int woken, bool queued, bool tight, bool *longrun
 		n++;
 		handoffp(pp);
 	}
-	gmp_rescue_stragglers(now);
 	return n;
 }
 
@@ -402,13 +415,30 @@ static void *sysmon(void *arg)
 	uint64_t moves = 0;
 	bool allidle = false; /* at the last look */
 	bool waiting = true;  /* a G waited for a P at the last look */
+	bool held = false;    /* at the last look: nothing to watch (below) */
 	for (;;) {
 		if (idle == 0)
 			delay = SYSMON_MIN_NS;
 		else if (idle > 50 || allidle)
 			delay *= 2;
-		if (delay > SYSMON_MAX_NS)
-			delay = SYSMON_MAX_NS;
+		/* Nothing to watch (held): no P runs a G, no G waits for one,
+		 * none is parked on the network, no timer is set, no M runs
+		 * without its P.  The program's threads are in system calls
+		 * (an event loop in epoll_wait, a thread in read) or parked,
+		 * and a G back from its call takes a P without sysmon.  What
+		 * would need it hurries it, its flag being up for such a sleep
+		 * (HURRY_WATCH): a G queued behind busy Ps, the first G parked
+		 * on the network (sysmon polls when nobody else does), a P's
+		 * first timer (its M may run a G rather than sleep until it,
+		 * leaving it to sysmon's watch).  Go's sysmon looks every
+		 * 10 ms all the same, and sleeps for good only with every P
+		 * idle (as here after SYSMON_QUIET_NS, where acquirep wakes
+		 * it: a wake-up per request of an event loop that is idle
+		 * in between).  redis-server at 1,000 requests a second paid
+		 * a tenth of a wake-up of sysmon per request. */
+		int64_t maxdelay = held && !tight && gmp_wakeslice_ns > 0 ? SYSMON_HELD_MAX_NS : SYSMON_MAX_NS;
+		if (delay > maxdelay)
+			delay = maxdelay;
 		/* Preemption finds a G past its slice only when sysmon looks: a
 		 * slice shorter than the backed-off sleep would not be kept
 		 * while Gs wait for a P.  With none waiting at the last look,
@@ -446,9 +476,16 @@ static void *sysmon(void *arg)
 		 * preempted G hurrying the sleep sysmon had planned to the
 		 * next slice end (5% of gmpbench's cpu_bound). */
 		uint32_t hurry = 0;
-		if (((tight && longrun) || (!allidle && !waiting)) && gmp_wakeslice_ns > 0)
+		if (held && sleep > SYSMON_MAX_NS)
+			hurry = HURRY_WATCH;
+		else if (((tight && longrun) || (!allidle && !waiting)) && gmp_wakeslice_ns > 0)
 			hurry = sleep > gmp_timeslice_ns ? HURRY_QUEUED : sleep > gmp_wakeslice_ns ? HURRY_WOKEN : 0;
-		__atomic_store_n(&sched.sysmonhurry, hurry, __ATOMIC_RELEASE);
+		__atomic_store_n(&sched.sysmonhurry, hurry, __ATOMIC_SEQ_CST);
+		/* What came since the look by a waker that found the flag
+		 * down: look again soon. */
+		if (hurry == HURRY_WATCH &&
+		    (woken_waiting() > 0 || gs_queued() || gmp_netpoll_waiters() > 0 || gmp_timers_next() >= 0))
+			sleep = SYSMON_MIN_NS;
 		gmp_sigwake_sleep(sleep);
 		__atomic_store_n(&sched.sysmonhurry, 0, __ATOMIC_RELAXED);
 		gmp_sigwake_drain();
@@ -501,6 +538,8 @@ static void *sysmon(void *arg)
 			idle = 0;
 		else
 			idle++;
+		bool loose = gmp_rescue_stragglers(now);
+		held = !queued && !loose && !ps_running() && gmp_netpoll_waiters() == 0 && gmp_timers_next() < 0;
 	}
 	return NULL;
 }

@@ -23,6 +23,7 @@
 #include "runtime.h"
 #include "sema.h"
 #include "syscall.h"
+#include "sysmon.h"
 #include "timer.h"
 
 static int32_t nrealtime; /* queued realtime timers, all Ps; atomic */
@@ -164,7 +165,7 @@ void gmp_timer_add(struct gmp_timer *t)
 	hp->h[hp->n] = t;
 	hp->n++;
 	siftup(hp, hp->n - 1);
-	bool first = hp->h[0] == t;
+	bool first = hp->h[0] == t, alone = hp->n == 1;
 	publish(hp);
 	unlock(&pp->timers.lock);
 	if (rt)
@@ -178,6 +179,9 @@ void gmp_timer_add(struct gmp_timer *t)
 	if (first && (pp != mp->p || !runqempty(pp) || __atomic_load_n(&sched.runqsize, __ATOMIC_ACQUIRE) != 0)) {
 		wakep();
 		gmp_netpoll_wake_before(rt ? gmp_nanotime() + gmp_deadline_left(t->when) : t->when);
+	} else if (alone) {
+		/* sysmon may sleep long while there are no timers. */
+		gmp_sysmon_hurry(HURRY_WATCH);
 	}
 }
 
