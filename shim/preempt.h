@@ -21,11 +21,15 @@ void gmp_preempt_signal(void *uc);
 void gmp_preempt_yield(void);
 
 /* A cooperative preemption point: an entry into the shim where the G holds
- * no runtime lock.  Yields if sysmon asked it to. */
+ * no runtime lock.  Yields if sysmon asked it to.  Counted: a G that never
+ * gets here between two preemptions only computes (sysmon.c, g_slice). */
 static inline void gmp_preempt_point(void)
 {
 	struct g *gp = getg();
-	if (__builtin_expect(gp != NULL && __atomic_load_n(&gp->preempt, __ATOMIC_RELAXED), 0))
+	if (gp == NULL)
+		return;
+	__atomic_store_n(&gp->calls, gp->calls + 1, __ATOMIC_RELAXED);
+	if (__builtin_expect(__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED), 0))
 		gmp_preempt_yield();
 }
 

@@ -153,6 +153,9 @@ struct g {
 	uint32_t inhandler;       /* the program's handlers running on this thread */
 	uintptr_t syscallpc, syscallsp, syscallbp; /* where it entered its system call (gdump.c) */
 	uint32_t preempt;         /* ran past its slice: yield at the next chance */
+	uint32_t calls;           /* preemption points passed (preempt.h); sysmon reads it */
+	uint32_t callsseen;       /* sysmon's: calls at its last preemption */
+	uint32_t slicegrow;       /* sysmon's: its slice doubled this often (sysmon.c, g_slice) */
 	bool woke;                /* readied from a wait while no P was idle, not run since (sysmon.c) */
 	uint32_t preemptoff;      /* inside ld.so's loader, which holds its lock across the program's
 	                           * constructors: not asynchronously preempted there (preempt.h), */

@@ -132,6 +132,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->start_routine = start;
 	gp->arg = arg;
 	gp->pollheld = 0; /* a reused G's is its last thread's */
+	gp->slicegrow = 0;
 	gp->joinstate = ta->detached ? JS_DETACHED : JS_JOINABLE;
 	gmp_schedattr_inherit(gp, getg(), ta);
 	gmp_rt_newg(gp);
