@@ -148,6 +148,13 @@ static bool gs_queued(void)
 	return false;
 }
 
+/* What sysmon may have to act on even with no P running a G: a queued G,
+ * a G parked on the network, a timer (racy: a hint). */
+static bool work_to_watch(void)
+{
+	return woken_waiting() > 0 || gs_queued() || gmp_netpoll_waiters() > 0 || gmp_timers_next() >= 0;
+}
+
 /* Whether a P runs a G, or an M holds it to find one (racy: a hint). */
 static bool ps_running(void)
 {
@@ -523,8 +530,7 @@ static void *sysmon(void *arg)
 		__atomic_store_n(&sched.sysmonhurry, hurry, __ATOMIC_SEQ_CST);
 		/* What came since the look by a waker that found the flag
 		 * down: look again soon. */
-		if (hurry == HURRY_WATCH &&
-		    (woken_waiting() > 0 || gs_queued() || gmp_netpoll_waiters() > 0 || gmp_timers_next() >= 0))
+		if (hurry == HURRY_WATCH && work_to_watch())
 			sleep = SYSMON_MIN_NS;
 		gmp_sigwake_sleep(sleep);
 		__atomic_store_n(&sched.sysmonhurry, 0, __ATOMIC_RELAXED);
@@ -579,7 +585,7 @@ static void *sysmon(void *arg)
 		else
 			idle++;
 		bool loose = gmp_rescue_stragglers(now);
-		held = !queued && !loose && !ps_running() && gmp_netpoll_waiters() == 0 && gmp_timers_next() < 0;
+		held = !queued && !loose && !ps_running() && !work_to_watch();
 	}
 	return NULL;
 }
