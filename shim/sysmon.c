@@ -193,9 +193,11 @@ void gmp_sysmon_hurry(enum sysmon_hurry need)
 #define SLICE_MAX_NS 4000000LL
 #define SLICE_STREAK 4
 
+/* A SCHED_RR thread's quantum stays GMP_TIMESLICE (docs/compat.md). */
 static int64_t g_slice(struct g *gp)
 {
-	if (gp == NULL || gp->slicegrow < SLICE_STREAK || gmp_timeslice_ns >= SLICE_MAX_NS)
+	if (gp == NULL || gp->slicegrow < SLICE_STREAK || gmp_timeslice_ns >= SLICE_MAX_NS ||
+	    __atomic_load_n(&gp->rtprio, __ATOMIC_RELAXED) != 0)
 		return gmp_timeslice_ns;
 	int64_t s = gmp_timeslice_ns << (gp->slicegrow - SLICE_STREAK + 1);
 	return s < SLICE_MAX_NS ? s : SLICE_MAX_NS;
