@@ -247,15 +247,18 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len)
  * blocking and returns its result; while it returns 0 the G parks on the
  * fd's event word until deadline.  Returns the probe's last result, 0 at
  * the deadline. */
-long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline)
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline, const uint32_t *probed)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
 	for (;;) {
 		uint32_t val = __atomic_load_n(&pd->evgen, __ATOMIC_ACQUIRE);
-		long r = probe(arg);
-		if (r != 0 || deadline == 0)
-			return r;
+		if (probed == NULL || deadline == 0 || gmp_netpoll_epoch() != *probed) {
+			long r = probe(arg);
+			if (r != 0 || deadline == 0)
+				return r;
+		}
+		probed = NULL;
 		/* At the deadline, or with the fd gone from under us, one
 		 * last probe reports it as the kernel would (0, POLLNVAL, EBADF). */
 		int w = gmp_netpoll_wait(pd, &pd->evgen, val, seq, deadline, WAIT_IO_READ);
@@ -286,7 +289,7 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 		 * waits again. */
 		gmp_kernelwait_timers();
 	}
-	return gmp_fd_wait_ready(epfd, probe, arg, deadline);
+	return gmp_fd_wait_ready(epfd, probe, arg, deadline, NULL);
 }
 
 /* A call between two fds (splice, tee) as if both were blocking: on

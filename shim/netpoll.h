@@ -136,8 +136,10 @@ long gmp_fd_syscall2(int in, int out, long nr, const long a[6]);
 long gmp_fd_connect(int fd, const void *addr, unsigned len);
 /* Parks until probe(arg), a non-blocking readiness call on the polled fd
  * (poll of that fd, epoll_wait on it), returns non-zero or deadline
- * (monotonic ns, -1 none, 0 probe once) passes. */
-long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline);
+ * (monotonic ns, -1 none, 0 probe once) passes.  probed: NULL, or the
+ * gmp_netpoll_epoch() the caller read before a probe of its own that
+ * found nothing, which then stands for the first one here. */
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline, const uint32_t *probed);
 /* epoll_wait (ev, max) until deadline on the program's epoll fd epfd:
  * in the kernel as natively, its P given up, when gmp_kernelwait_begin
  * allows (syscall.h), else as gmp_fd_wait_ready with probe. */
@@ -152,6 +154,16 @@ extern uint32_t gmp_nopwait2;
  * none, 0 to look once.  Return the kernel's result, -errno on failure. */
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline);
 long gmp_select(int n, fd_set *r, fd_set *w, fd_set *e, int64_t deadline);
+
+/* Moves before any descriptor's words do (a readiness edge, a close).
+ * Read before a probe that found nothing and again after the words to
+ * wait on: unchanged, no edge came between the two that the words would
+ * not show, and the probe need not be made again before parking. */
+extern uint32_t gmp_netpoll_bumps;
+static inline uint32_t gmp_netpoll_epoch(void)
+{
+	return __atomic_load_n(&gmp_netpoll_bumps, __ATOMIC_SEQ_CST);
+}
 
 /* Gs parked on descriptors (the poller is worth asking). */
 int32_t gmp_netpoll_waiters(void);

@@ -94,18 +94,23 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	gmp_preempt_point();
 	/* A first look before touching the array: a ready set costs one
 	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
-	 * the kernel's to judge before we read it. */
+	 * the kernel's to judge before we read it.  The words to park on are
+	 * read only after it: unless the poller took an edge meanwhile
+	 * (gmp_netpoll_epoch), it stands for the look that must precede the
+	 * park, which natively is the same one call (a poll that waits for
+	 * a thread's next request: MariaDB's connections). */
+	uint32_t epoch = gmp_netpoll_epoch();
 	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
 		/* One fd: park on its evgen directly, no nodes needed. */
 		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline);
+		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline, &epoch);
 	}
 	struct pollwaiter stack[STACK_NODES];
 	struct pollwaiter *w = NULL;
-	for (;;) {
+	for (bool first = true;; first = false) {
 		int k = 0;
 		bool parkable = true;
 		if (w == NULL && n > 0)
@@ -113,8 +118,9 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		for (unsigned long i = 0; i < n && parkable; i++)
 			if (fds[i].fd >= 0)
 				parkable = w != NULL && watch(w, k++, fds[i].fd);
-		r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
-		if (r != 0 || deadline == 0)
+		if (!first || gmp_netpoll_epoch() != epoch)
+			r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
+		if (r != 0)
 			break;
 		if (!parkable) {
 			r = gmp_blocking_syscall6(SYS_ppoll, (long)fds, (long)n, (long)remaining(deadline, &ts), 0, 8,

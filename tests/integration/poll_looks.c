@@ -1,0 +1,147 @@
+/* A thread that waits in poll on one descriptor (MariaDB's connection
+ * threads wait so for each next statement) makes one poll call natively.
+ * Under the shim it looks once before it parks and once after it is woken:
+ * at most two calls per poll, where the look the runtime made again before
+ * parking made three (shim/pollselect.c).
+ *
+ * Two threads pass a byte back and forth over two pipes, each waiting for
+ * its byte in poll; the process's poll and ppoll calls are counted by the
+ * kernel's syscall tracepoints, on every kernel thread the process has
+ * once the exchange runs (the shim's Ms included).  Where the tracepoints
+ * cannot be opened (no root, no tracefs, an emulator) the count is
+ * skipped with a line on stderr, and the checks pass on the exchange alone. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define ROUNDS 2000
+#define WARMUP 200
+#define MAXTASKS 64
+
+static int ab[2], ba[2];
+static int counters[2 * MAXTASKS], ncounters;
+static long polls_made;
+
+static int wait_and_read(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char c;
+	__atomic_add_fetch(&polls_made, 1, __ATOMIC_RELAXED);
+	return poll(&p, 1, -1) == 1 && (p.revents & POLLIN) && read(fd, &c, 1) == 1 ? 0 : -1;
+}
+
+static void *echo(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < WARMUP + ROUNDS; i++)
+		if (wait_and_read(ab[0]) != 0 || write(ba[1], "b", 1) != 1)
+			return (void *)1;
+	return NULL;
+}
+
+static long tracepoint_id(const char *name)
+{
+	const char *roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	for (int i = 0; i < 2; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/events/syscalls/%s/id", roots[i], name);
+		FILE *f = fopen(path, "r");
+		long id = -1;
+		if (f == NULL)
+			continue;
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+		if (id >= 0)
+			return id;
+	}
+	return -1;
+}
+
+/* One counter per tracepoint per kernel thread of the process, enabled at
+ * once; false if none could be opened. */
+static bool open_counters(void)
+{
+	long ids[2] = { tracepoint_id("sys_enter_poll"), tracepoint_id("sys_enter_ppoll") };
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	while (d && (e = readdir(d)) && ncounters + 2 <= 2 * MAXTASKS) {
+		if (e->d_name[0] == '.')
+			continue;
+		for (int i = 0; i < 2; i++) {
+			if (ids[i] < 0)
+				continue;
+			struct perf_event_attr a;
+			memset(&a, 0, sizeof a);
+			a.size = sizeof a;
+			a.type = PERF_TYPE_TRACEPOINT;
+			a.config = (unsigned long long)ids[i];
+			a.exclude_hv = 1;
+			int fd = (int)syscall(SYS_perf_event_open, &a, atoi(e->d_name), -1, -1, 0);
+			if (fd >= 0)
+				counters[ncounters++] = fd;
+		}
+	}
+	if (d)
+		closedir(d);
+	return ncounters > 0;
+}
+
+static long read_counters(void)
+{
+	long sum = 0;
+	for (int i = 0; i < ncounters; i++) {
+		long long v = 0;
+		if (read(counters[i], &v, sizeof v) == sizeof v)
+			sum += (long)v;
+	}
+	return sum;
+}
+
+int main(void)
+{
+	if (pipe(ab) != 0 || pipe(ba) != 0)
+		return 1;
+	pthread_t t;
+	if (pthread_create(&t, NULL, echo, NULL) != 0)
+		return 1;
+	int bad = 0;
+	long before = 0, made = 0;
+	bool counting = false;
+	for (int i = 0; i < WARMUP + ROUNDS; i++) {
+		if (i == WARMUP) {
+			counting = open_counters();
+			before = counting ? read_counters() : 0;
+			made = __atomic_load_n(&polls_made, __ATOMIC_RELAXED);
+		}
+		if (write(ab[1], "a", 1) != 1 || wait_and_read(ba[0]) != 0)
+			bad++;
+	}
+	void *ret;
+	pthread_join(t, &ret);
+	CHECK(bad == 0 && ret == NULL, "poll ping-pong: every byte came back");
+	if (!counting) {
+		fprintf(stderr, "poll_looks: syscall tracepoints not available, calls not counted\n");
+		CHECK(1, "poll calls: at least one per poll, at most two");
+		return failures != 0;
+	}
+	long calls = read_counters() - before;
+	made = __atomic_load_n(&polls_made, __ATOMIC_RELAXED) - made;
+	fprintf(stderr, "poll_looks: %ld poll/ppoll calls for %ld polls (%.2f each), %d counters\n", calls, made,
+		(double)calls / (double)made, ncounters);
+	/* Give or take the poll of each thread that the count's start split. */
+	CHECK(calls >= made - 2 && calls <= 2 * made + 2, "poll calls: at least one per poll, at most two");
+	return failures != 0;
+}
