@@ -208,10 +208,10 @@ static struct g *pd_collect(struct polldesc *pd, uint32_t *word, struct g *list)
 	return gmp_semq_collect(word, list);
 }
 
-/* Bumps every word of pd, gmp_netpoll_bumps first, and returns the Gs
- * parked on them, pushed onto list. */
 uint32_t gmp_netpoll_bumps;
 
+/* Bumps every word of pd, gmp_netpoll_bumps first, and returns the Gs
+ * parked on them, pushed onto list. */
 static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 {
 	__atomic_add_fetch(&gmp_netpoll_bumps, 1, __ATOMIC_SEQ_CST);
