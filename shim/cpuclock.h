@@ -13,6 +13,9 @@ extern int gmp_cpuclock_on;
 void gmp_cpuclock_in(struct m *mp);
 void gmp_cpuclock_out(struct m *mp, struct g *gp);
 void gmp_cpuclock_slept(struct m *mp, int64_t min_ns);
+/* Start-up, on m0 running the main thread gp: accounting begins, unless
+ * GMPDEBUG=cpuclock=0 leaves it to the program's first clock read. */
+void gmp_cpuclock_start(struct m *mp, struct g *gp);
 
 /* A blocking call that lasts this long is taken for a sleep: its kernel
  * CPU time, a few microseconds of entry and wake-up, goes to the epoch. */
@@ -23,6 +26,7 @@ void gmp_cpuclock_slept(struct m *mp, int64_t min_ns);
  * accounting epoch.  Nothing while no clock was ever read. */
 static inline void gmp_cpuclock_sleep(struct m *mp)
 {
+	mp->cpuout = 0;
 	if (__builtin_expect(mp->cpustart != 0, 0))
 		mp->pausedsince = gmp_nanotime();
 }

@@ -152,6 +152,9 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "drainpark") == 0) {
 			if (parse_int("GMPDEBUG drainpark", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.nodrainpark = !v;
+		} else if (strcmp(item, "cpuclock") == 0) {
+			if (parse_int("GMPDEBUG cpuclock", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.lazycpuclock = !v;
 		} else if (strcmp(item, "rtprio") == 0) {
 			if (parse_int("GMPDEBUG rtprio", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.nortprio = !v;

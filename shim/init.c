@@ -10,6 +10,7 @@
 #include "compat/realsym.h"
 #include "compat/tls.h"
 #include "compat/unwind_exit.h"
+#include "cpuclock.h"
 #include "env.h"
 #include "exit.h"
 #include "foreign.h"
@@ -80,6 +81,7 @@ void gmp_init(void)
 	m0->curfs = gp->tcb;
 	m0->g0_sp = gmp_arch_new_context((uintptr_t)m0 + M_REGION_SIZE, gmp_m0_g0_entry, m0);
 	gmp_bootstrap_m0(m0, gp);
+	gmp_cpuclock_start(m0, gp);
 
 	/* Also makes glibc multi-threaded (stdio locks, atomic refcounts)
 	 * before a second G can exist. */

@@ -1095,6 +1095,9 @@ __attribute__((no_sanitize_address)) void gmp_m0_g0_entry(void *arg)
 	struct m *mp = arg;
 	gmp_altstack_drop(mp);
 	gmp_san_after_switch(NULL);
+	/* The main thread's first run ends here, not in an execute. */
+	if (mp->cpuin)
+		gmp_cpuclock_out(mp, mp->curg);
 	g0_after_switch(mp, mp->curg);
 	schedule();
 }

@@ -329,6 +329,7 @@ struct m {
 	/* CPU accounting (cpuclock.c): an epoch of the M's CPU time, shared
 	 * among the Gs it ran by their wall-clock run time. */
 	int64_t cpuin;            /* wall when curg switched in; 0: not counting */
+	int64_t cpuout;           /* wall when the last G switched out, if awake since; 0: none */
 	int64_t cpustart;         /* the M's CPU time at the epoch's start; 0: none yet */
 	int64_t wallstart;        /* wall at the epoch's start */
 	int64_t wallpaused;       /* ... of which spent asleep (idle, long calls) */

@@ -33,9 +33,8 @@ void bench_sched_yield_pingpong(long iters)
 	pthread_join(t, NULL);
 }
 
-/* The same with a thread CPU clock read first by both threads, which
- * starts the shim's per-thread CPU accounting: a switch must still make no
- * system call (shim/cpuclock.c). */
+/* The same with a thread CPU clock read first by both threads: under the
+ * shim a switch must still make no system call (shim/cpuclock.c). */
 static void *clock_yielder(void *arg)
 {
 	struct timespec ts;
