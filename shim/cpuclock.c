@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "compat/debug.h"
@@ -285,6 +286,14 @@ bool gmp_cpuclock_ours(clockid_t clk)
 {
 	return clk == CLOCK_THREAD_CPUTIME_ID ? gmp_initialized && getg() != NULL
 					      : clk < 0 && (clk & 7) == CPUCLOCK_OURS;
+}
+
+void gmp_cpuclock_rusage(struct timeval *utime, struct timeval *stime)
+{
+	int64_t u = utime->tv_sec * 1000000LL + utime->tv_usec, s = stime->tv_sec * 1000000LL + stime->tv_usec;
+	int64_t t = gcputime(getg()) / 1000, gu = u + s > 0 ? (int64_t)((__int128)t * u / (u + s)) : t;
+	*utime = (struct timeval){ gu / 1000000, gu % 1000000 };
+	*stime = (struct timeval){ (t - gu) / 1000000, (t - gu) % 1000000 };
 }
 
 /* clock_gettime for a clock gmp_cpuclock_ours accepted; an errno. */

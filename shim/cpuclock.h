@@ -3,6 +3,7 @@
 #define GMP_CPUCLOCK_H
 
 #include <stdbool.h>
+#include <sys/time.h>
 #include <time.h>
 
 #include "runtime.h"
@@ -43,5 +44,9 @@ int64_t gmp_thread_cputime(int tid);
 int gmp_cpuclock_id(struct g *gp, clockid_t *clk);
 bool gmp_cpuclock_ours(clockid_t clk);
 int gmp_cpuclock_read(clockid_t clk, struct timespec *ts);
+/* getrusage(RUSAGE_THREAD) of the running G: its M's user and system
+ * times, as the kernel gave them, become the G's CPU time split in the
+ * M's proportion. */
+void gmp_cpuclock_rusage(struct timeval *utime, struct timeval *stime);
 
 #endif
