@@ -262,10 +262,19 @@ int32_t gmp_netpoll_waiters(void)
 
 void gmp_netpoll_waiter_count(int delta)
 {
-	/* A poller may be asleep in a poll that started before we had any
-	 * waiter; the next findrunnable polls for us, and so does sysmon,
-	 * which may sleep long while there is none. */
-	if (__atomic_add_fetch(&nwaiters, delta, __ATOMIC_ACQ_REL) == delta && delta > 0)
+	/* The first waiter: an M may have gone to sleep without polling,
+	 * there being nobody to poll for, and the next findrunnable, ours
+	 * once this G parks, polls for us.  Unless this M has other Gs to run
+	 * first: then sysmon polls, which may sleep long while nobody waits
+	 * (with an M already in the poller, the poll is under way).  A
+	 * thread-per-connection server's reader that parks again after each
+	 * request woke sysmon each time. */
+	if (__atomic_add_fetch(&nwaiters, delta, __ATOMIC_SEQ_CST) != delta || delta <= 0 ||
+	    __atomic_load_n(&sched.lastpoll, __ATOMIC_SEQ_CST) == 0)
+		return;
+	struct g *gp = getg();
+	struct p *pp = gp && gp->m ? gp->m->p : NULL;
+	if (pp == NULL || gmp_gs_behind(pp))
 		gmp_sysmon_hurry(HURRY_WATCH);
 }
 

@@ -40,8 +40,12 @@
 
 #define SYSMON_MIN_NS 20000LL
 #define SYSMON_MAX_NS 10000000LL
-/* The longest sleep with nothing to watch (below, "held"). */
+/* The longest sleep with nothing to watch (below, "held"); with Gs parked
+ * on the network and an M waiting in the poller for them, shorter: that M
+ * may leave the poller to run one of them for long, and nobody else polls
+ * until sysmon looks. */
 #define SYSMON_HELD_MAX_NS 200000000LL
+#define SYSMON_HELD_NETPOLL_NS 50000000LL
 #define SYSCALL_RETAKE_NS 10000000LL /* retake even with nothing queued */
 #define FORCE_POLL_NS 10000000LL
 /* Every P idle at each look, and none scheduled in between, for this
@@ -149,10 +153,12 @@ static bool gs_queued(void)
 }
 
 /* What sysmon may have to act on even with no P running a G: a queued G,
- * a G parked on the network, a timer (racy: a hint). */
+ * a G parked on the network while no M waits in the poller (sysmon then
+ * polls), a timer (racy: a hint). */
 static bool work_to_watch(void)
 {
-	return woken_waiting() > 0 || gs_queued() || gmp_netpoll_waiters() > 0 || gmp_timers_next() >= 0;
+	return woken_waiting() > 0 || gs_queued() ||
+	       (gmp_netpoll_waiters() > 0 && load_acq(&sched.lastpoll) != 0) || gmp_timers_next() >= 0;
 }
 
 /* Whether a P runs a G, or an M holds it to find one (racy: a hint). */
@@ -485,7 +491,9 @@ static void *sysmon(void *arg)
 		 * it: a wake-up per request of an event loop that is idle
 		 * in between).  redis-server at 1,000 requests a second paid
 		 * a tenth of a wake-up of sysmon per request. */
-		int64_t maxdelay = held && !tight && gmp_wakeslice_ns > 0 ? SYSMON_HELD_MAX_NS : SYSMON_MAX_NS;
+		int64_t maxdelay = !held || tight || gmp_wakeslice_ns <= 0 ? SYSMON_MAX_NS
+				   : gmp_netpoll_waiters() > 0 ? SYSMON_HELD_NETPOLL_NS
+								: SYSMON_HELD_MAX_NS;
 		if (delay > maxdelay)
 			delay = maxdelay;
 		/* Preemption finds a G past its slice only when sysmon looks: a
