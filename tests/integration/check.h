@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "gmpshim.h"
@@ -50,6 +51,15 @@ static inline int kernel_threads(void)
 	closedir(d);
 	const char *emu = getenv("GMP_TEST_EMULATOR_THREADS");
 	return n - (emu ? atoi(emu) : 0);
+}
+
+/* The process's voluntary context switches so far, all its kernel threads
+ * (the shim's too): its wake-ups. */
+static inline long process_voluntary_switches(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_nvcsw;
 }
 
 /* A fixed amount of CPU work, divided by GMP_TEST_WORK_SCALE (default 1):

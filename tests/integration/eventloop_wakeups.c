@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -24,13 +23,6 @@
 #define WARMUP 50
 
 static long loops, switches;
-
-static long voluntary_switches(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_nvcsw;
-}
 
 static void *event_loop(void *arg)
 {
@@ -51,11 +43,11 @@ static void *event_loop(void *arg)
 		if (events < 0)
 			continue;
 		if (before == 0)
-			before = voluntary_switches();
+			before = process_voluntary_switches();
 		else
 			loops++;
 	}
-	switches = voluntary_switches() - before;
+	switches = process_voluntary_switches() - before;
 	close(tfd);
 	close(ep);
 	return NULL;

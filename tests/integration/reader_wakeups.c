@@ -15,7 +15,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -29,13 +28,6 @@
 static int sv[2];
 static long reads, switches;
 
-static long voluntary_switches(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_nvcsw;
-}
-
 static void *reader(void *arg)
 {
 	(void)arg;
@@ -45,11 +37,11 @@ static void *reader(void *arg)
 		if (read(sv[1], &c, 1) != 1)
 			return NULL;
 		if (n == 0)
-			before = voluntary_switches();
+			before = process_voluntary_switches();
 		else if (n > 0)
 			reads++;
 	}
-	switches = voluntary_switches() - before;
+	switches = process_voluntary_switches() - before;
 	return NULL;
 }
 
