@@ -23,9 +23,10 @@
  * its end (a per-thread CPU report, a JVM's thread CPU time), would read
  * nearly nothing if the switches before its first read went uncounted.
  * It costs a vDSO clock read per switch (one G's end is the next one's
- * start) and, per M, one kernel clock read per EPOCH_NS of waking time.  GMPDEBUG=cpuclock=0 starts it only
- * when the program first asks for a thread CPU clock (the clocks then
- * count from there, enough for interval measurements).
+ * start) and, per M, one kernel clock read per EPOCH_NS of waking time.
+ * GMPDEBUG=cpuclock=0 starts it only when the program first asks for a
+ * thread CPU clock (the clocks then count from there, enough for
+ * interval measurements).
  *
  * pthread_getcpuclockid names a G through a slot number in a clock ID the
  * kernel would reject (clock type 3 does not exist), so IDs of ours and
@@ -148,6 +149,24 @@ void gmp_cpuclock_start(struct m *mp, struct g *gp)
 	__atomic_store_n(&gmp_cpuclock_on, 1, __ATOMIC_RELAXED);
 	gmp_cpuclock_in(mp);
 	gp->cputime = mp->cpustart; /* what the kernel counted before us */
+}
+
+void cpuclock_fork(enum gmp_fork_phase phase)
+{
+	struct g *gp = getg();
+	if (phase != FORK_CHILD || gp == NULL)
+		return;
+	/* The child's thread is a new one: its clock starts again, as
+	 * NPTL's does, and so does the kernel's count for its M. */
+	struct m *mp = gp->m;
+	gp->cputime = gp->cpuwall = gp->cpuseen = 0;
+	gp->cpum = NULL;
+	mp->cpustart = 0;
+	mp->cpuout = 0;
+	if (mp->cpuin) {
+		mp->cpuin = 0;
+		gmp_cpuclock_in(mp);
+	}
 }
 
 void gmp_cpuclock_out(struct m *mp, struct g *gp)

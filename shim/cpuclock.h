@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "fork.h"
 #include "runtime.h"
 #include "timer.h"
 
@@ -17,6 +18,7 @@ void gmp_cpuclock_slept(struct m *mp, int64_t min_ns);
 /* Start-up, on m0 running the main thread gp: accounting begins, unless
  * GMPDEBUG=cpuclock=0 leaves it to the program's first clock read. */
 void gmp_cpuclock_start(struct m *mp, struct g *gp);
+void cpuclock_fork(enum gmp_fork_phase phase);
 
 /* A blocking call that lasts this long is taken for a sleep: its kernel
  * CPU time, a few microseconds of entry and wake-up, goes to the epoch. */

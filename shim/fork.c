@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 
+#include "cpuclock.h"
 #include "fork.h"
 #include "insight.h"
 #include "lock.h"
@@ -42,6 +43,7 @@ static void for_all(enum gmp_fork_phase phase)
 	mapkind_fork(phase);
 	robust_fork(phase);
 	timers_fork(phase);
+	cpuclock_fork(phase);
 	sched_fork(phase);
 	kernelwait_fork(phase);
 	registry_fork(phase);

@@ -5,7 +5,8 @@
  * a clock once counted only from the program's first read of one.  And
  * getrusage(RUSAGE_THREAD), which redis reports its main thread's CPU
  * with, must give each thread its own time, not that of its kernel thread
- * (which at one P ran both).
+ * (which at one P ran both).  A child the thread forks then is a new
+ * thread: its clock starts again.
  *
  * A thread computes for 200 ms of wall time, handing a token to and from a
  * second thread every few ms (switches under the shim, as in a server),
@@ -18,7 +19,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -29,6 +32,7 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int token, done;
 static volatile uint64_t sink;
 static int64_t own_read, own_rusage, process_used;
+static int child_clock_small;
 static pthread_barrier_t bar;
 
 static int64_t rusage_thread(void)
@@ -89,6 +93,12 @@ static void *worker(void *arg)
 	process_used = ns(CLOCK_PROCESS_CPUTIME_ID) - p0;
 	own_read = ns(CLOCK_THREAD_CPUTIME_ID); /* the process's first thread-clock read */
 	own_rusage = rusage_thread();
+	pid_t child = fork();
+	if (child == 0)
+		_exit(ns(CLOCK_THREAD_CPUTIME_ID) < WORK_NS / 4 ? 0 : 1);
+	int status;
+	child_clock_small = child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+			    WEXITSTATUS(status) == 0;
 	pthread_barrier_wait(&bar);
 	pthread_barrier_wait(&bar);
 	return NULL;
@@ -126,5 +136,6 @@ int main(void)
 	CHECK(own_rusage >= own_read - 5000000 && own_rusage <= own_read + 5000000,
 	      "RUSAGE_THREAD of the worker: its clock's time");
 	CHECK(mine_rusage >= 0 && mine_rusage < own_read / 2, "RUSAGE_THREAD of main: its own time");
+	CHECK(child_clock_small, "a child the worker forks: its clock starts again");
 	return failures != 0;
 }
