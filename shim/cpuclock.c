@@ -127,12 +127,9 @@ static void close_epoch(struct m *mp, int64_t now)
 	mp->wallpaused = 0;
 }
 
-void gmp_cpuclock_in(struct m *mp)
+/* mp's running G is counted from now on (its M's epoch opened if none). */
+static void count_from(struct m *mp, int64_t now)
 {
-	/* The switch's one clock read: the last G's end is this one's start
-	 * (the scheduler's time between goes to it, as a kernel charges its
-	 * switch to the threads), unless the M slept in between. */
-	int64_t now = mp->cpuout ? mp->cpuout : gmp_nanotime();
 	mp->cpuout = 0;
 	if (mp->cpustart == 0) {
 		mp->cpustart = gmp_thread_cputime(0);
@@ -142,12 +139,20 @@ void gmp_cpuclock_in(struct m *mp)
 	__atomic_store_n(&mp->cpuin, now, __ATOMIC_RELEASE);
 }
 
+void gmp_cpuclock_in(struct m *mp)
+{
+	/* The switch's one clock read: the last G's end is this one's start
+	 * (the scheduler's time between goes to it, as a kernel charges its
+	 * switch to the threads), unless the M slept in between. */
+	count_from(mp, mp->cpuout ? mp->cpuout : gmp_nanotime());
+}
+
 void gmp_cpuclock_start(struct m *mp, struct g *gp)
 {
 	if (gmp_debug.lazycpuclock)
 		return;
 	__atomic_store_n(&gmp_cpuclock_on, 1, __ATOMIC_RELAXED);
-	gmp_cpuclock_in(mp);
+	count_from(mp, gmp_nanotime());
 	gp->cputime = mp->cpustart; /* what the kernel counted before us */
 }
 
@@ -163,10 +168,8 @@ void cpuclock_fork(enum gmp_fork_phase phase)
 	gp->cpum = NULL;
 	mp->cpustart = 0;
 	mp->cpuout = 0;
-	if (mp->cpuin) {
-		mp->cpuin = 0;
-		gmp_cpuclock_in(mp);
-	}
+	if (mp->cpuin)
+		count_from(mp, gmp_nanotime());
 }
 
 void gmp_cpuclock_out(struct m *mp, struct g *gp)
@@ -201,8 +204,7 @@ static int64_t gcputime_now(struct g *gp)
 		/* In the shim the G cannot move to another M. */
 		struct m *mp = gp->m;
 		if (mp->cpuin == 0) {
-			mp->cpuout = 0;
-			gmp_cpuclock_in(mp); /* accounting starts now */
+			count_from(mp, gmp_nanotime()); /* accounting starts now */
 		} else {
 			int64_t now = gmp_nanotime();
 			charge(mp, gp, now - mp->cpuin);

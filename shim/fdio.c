@@ -253,7 +253,7 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
 	for (;;) {
 		uint32_t val = __atomic_load_n(&pd->evgen, __ATOMIC_ACQUIRE);
-		if (probed == NULL || deadline == 0 || gmp_netpoll_epoch() != *probed) {
+		if (probed == NULL || gmp_netpoll_epoch() != *probed) {
 			long r = probe(arg);
 			if (r != 0 || deadline == 0)
 				return r;
