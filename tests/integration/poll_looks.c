@@ -7,9 +7,10 @@
  * Two threads pass a byte back and forth over two pipes, each waiting for
  * its byte in poll; the process's poll and ppoll calls are counted by the
  * kernel's syscall tracepoints, on every kernel thread the process has
- * once the exchange runs (the shim's Ms included).  Where the tracepoints
- * cannot be opened (no root, no tracefs, an emulator) the count is
- * skipped with a line on stderr, and the checks pass on the exchange alone. */
+ * once the exchange runs and every one they make from then on (the
+ * shim's Ms included).  Where the tracepoints cannot be opened (no root,
+ * no tracefs, an emulator) the count is skipped with a line on stderr,
+ * and the checks pass on the exchange alone. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -89,6 +90,9 @@ static bool open_counters(void)
 			a.type = PERF_TYPE_TRACEPOINT;
 			a.config = (unsigned long long)ids[i];
 			a.exclude_hv = 1;
+			/* Threads these tasks make from now on (the shim's new
+			 * Ms, which the Gs may move to) count in their maker's. */
+			a.inherit = 1;
 			int fd = (int)syscall(SYS_perf_event_open, &a, atoi(e->d_name), -1, -1, 0);
 			if (fd >= 0)
 				counters[ncounters++] = fd;
