@@ -136,6 +136,18 @@ void gmp_preempt_signal(void *ucv)
 		mp->sigmask = GMP_SIGMASK_ALL;
 	} else {
 		gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
+		/* A handler let in here may have switched the G out and back
+		 * in on another M (a collector's suspend handler waits in
+		 * sigsuspend, the P goes meanwhile, and the G resumes where a
+		 * P is): mp is not its M any more, and may be running another
+		 * G or going idle with the handler's mask still in its kernel.
+		 * A record of mask written there made the next G on it keep
+		 * that mask, and every signal raised for that G waited in the
+		 * M's kernel queue (gc_suspend hung, about 1 run in 80 at 2
+		 * Ps).  The G has been through the scheduler: no preemption
+		 * is due; it only returns, on the M it is on. */
+		if (__builtin_expect(gp->m != mp, 0))
+			goto resumed;
 		mp->sigmask = mask;
 	}
 	/* Inside a handler of the program's, the M it resumes on must block
@@ -160,6 +172,7 @@ void gmp_preempt_signal(void *ucv)
 		mp->freshslice = true;
 		mcall(gosched_m, how);
 	}
+resumed:
 	gp->sighmask = 0;
 	/* Resumed, perhaps on another M, whose mask is now that one: returning
 	 * from the handler restores every register and that mask. */
