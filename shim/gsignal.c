@@ -26,6 +26,7 @@
 #include "runtime.h"
 #include "sema.h"
 #include "sigwake.h"
+#include "stack.h"
 #include "sys.h"
 #include "syscall.h"
 #include "sysmon.h"
@@ -432,6 +433,27 @@ void gmp_sig_switch_in_handler(struct g *gp)
 		record_handler_mask(gp, cur);
 }
 
+/* The runtime's code includes what it calls outside the shim: its clock
+ * reads run in the vDSO, its copies in libc.  A handler that landed there
+ * (sched_yield reading the clock, under a collector's suspend signal) ran
+ * on top of the runtime halfway through its work, and one that waited
+ * there and came back on another M left that work going on with the
+ * first M.  Such a call is found by the shim's return address in the
+ * few words above it; these leaf calls use little stack. */
+#define CALLEE_WORDS 32
+
+static bool in_runtime(struct g *gp, uintptr_t pc, uintptr_t sp)
+{
+	if (gmp_pc_in_shim(pc))
+		return true;
+	if (gmp_pc_async_safe(pc) || !gmp_sp_in_g(gp, sp))
+		return false;
+	uintptr_t hi = (uintptr_t)gp->stack_lo + gp->stack_size;
+	if (hi - sp > CALLEE_WORDS * sizeof(uintptr_t))
+		hi = sp + CALLEE_WORDS * sizeof(uintptr_t);
+	return gmp_stack_from_shim(sp, hi);
+}
+
 bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised)
 {
 	if (gmp_locks_held == 0) {
@@ -439,8 +461,8 @@ bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised)
 			return false;
 		uintptr_t pc, sp;
 		gmp_arch_signal_pc_sp(uc, &pc, &sp);
-		if (!gmp_pc_in_shim(pc) || (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) &&
-					    gmp_arch_signal_at_syscall(uc, gp->sigcallnr)))
+		if (!in_runtime(gp, pc, sp) || (__atomic_load_n(&gp->sigcall, __ATOMIC_ACQUIRE) &&
+						gmp_arch_signal_at_syscall(uc, gp->sigcallnr)))
 			return false;
 	}
 	retry_later(gp);

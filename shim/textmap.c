@@ -85,6 +85,14 @@ bool gmp_pc_in_shim(uintptr_t pc)
 	return pc >= shim_text.lo && pc < shim_text.hi;
 }
 
+bool gmp_stack_from_shim(uintptr_t sp, uintptr_t hi)
+{
+	for (const uintptr_t *w = (const uintptr_t *)sp; (uintptr_t)(w + 1) <= hi; w++)
+		if (gmp_pc_in_shim(*w))
+			return true;
+	return false;
+}
+
 bool gmp_pc_async_safe(uintptr_t pc)
 {
 	int n = __atomic_load_n(&nranges, __ATOMIC_ACQUIRE);
