@@ -27,7 +27,7 @@
 
 #define NTHREADS 7
 /* Under an emulator a tenth (check.h, test_work). */
-#define ROUNDS 100
+#define ROUNDS 200
 #define SUSPEND SIGUSR1
 #define RESTART SIGUSR2
 
