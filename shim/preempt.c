@@ -207,3 +207,11 @@ void gmp_preempt_yield(void)
 	gp->m->freshslice = true;
 	gosched();
 }
+
+void gmp_preempt_signals(void)
+{
+	struct g *gp = getg();
+	if (__atomic_load_n(&gp->status, __ATOMIC_RELAXED) == G_RUNNING && gmp_locks_held == 0 && !gp->sighold &&
+	    gmp_sig_deliverable(gp))
+		gmp_sig_deliver_pending();
+}

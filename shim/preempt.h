@@ -20,9 +20,17 @@ void gmp_preempt_signal(void *uc);
 /* On a G marked for preemption, holding no runtime lock: yield. */
 void gmp_preempt_yield(void);
 
+/* On a G at a preemption point with signals pending: raise those it takes. */
+void gmp_preempt_signals(void);
+
 /* A cooperative preemption point: an entry into the shim where the G holds
- * no runtime lock.  Yields if sysmon asked it to.  Counted: a G that never
- * gets here between two preemptions only computes (sysmon.c, g_slice). */
+ * no runtime lock.  Yields if sysmon asked it to, and takes the signals
+ * that waited for the runtime's code to end (gsignal.h): a G that loops
+ * on calls that end without parking (1 ns sleeps, yields with nothing
+ * else to run) spends nearly all its time in that code, where natively
+ * each call's return to user mode is where the kernel delivers them.
+ * Counted: a G that never gets here between two preemptions only computes
+ * (sysmon.c, g_slice). */
 static inline void gmp_preempt_point(void)
 {
 	struct g *gp = getg();
@@ -31,6 +39,8 @@ static inline void gmp_preempt_point(void)
 	__atomic_store_n(&gp->calls, gp->calls + 1, __ATOMIC_RELAXED);
 	if (__builtin_expect(__atomic_load_n(&gp->preempt, __ATOMIC_RELAXED), 0))
 		gmp_preempt_yield();
+	if (__builtin_expect(__atomic_load_n(&gp->sigpending, __ATOMIC_RELAXED) != 0, 0))
+		gmp_preempt_signals();
 }
 
 /* Around ld.so's loader calls (dlopen, dlmopen, dlclose): they hold

@@ -165,6 +165,10 @@ int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum wai
 
 int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits)
 {
+	/* A wait that ends at once (its deadline past, the word changed)
+	 * parks nowhere: a loop of them would keep its P from the others
+	 * whenever sysmon's signal lands in the runtime's code. */
+	gmp_preempt_point();
 	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
 	struct semroot *root = semroot(addr);
@@ -281,11 +285,22 @@ int gmp_sleep_until(int64_t deadline)
 	 * gmp_semq_interrupt) wakes it. */
 	const void *addr = &gp->timer;
 	struct semroot *root = semroot(addr);
+	bool parked = false;
 	while (deadline < 0 || gmp_deadline_left(deadline) > 0) {
 		getp_unlocked();
 		lock(&root->lock);
 		if (park_locked(root, addr, deadline, WAIT_SLEEP, ~0u) == EINTR)
 			return EINTR;
+		parked = true;
+	}
+	/* The kernel's sleep gives the CPU up even when it is over before it
+	 * began (timer slack), and delivers the signals pending as it
+	 * returns.  A loop of 1 us sleeps that never parked kept, at one P,
+	 * the other threads off (under qemu, for minutes: gc_suspend_1p)
+	 * and, at two, a signal sent to it waiting for good. */
+	if (!parked) {
+		gmp_preempt_point();
+		gosched();
 	}
 	return 0;
 }

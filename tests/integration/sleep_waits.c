@@ -8,12 +8,19 @@
  * - pthread_cancel ends a sleep (a cancellation point);
  * - while one thread sleeps long, the others run and their short sleeps
  *   and timed waits end on time (with one P: the sleeper's P is free);
+ * - a sleep gives the CPU up even when it is over before it begins: a
+ *   thread looping on 1 ns sleeps lets a thread whose 1 ms sleep ended run
+ *   (under the shim such sleeps, refused the kernel, ended without
+ *   parking, and at one P the other thread's 1 ms sleeps took 100 ms and
+ *   more, until sysmon's signal happened to land in the looping thread's
+ *   own code);
  * - a sleep never ends early. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +101,50 @@ static void *cancelled_sleeper(void *arg)
 	return NULL;
 }
 
+/* --- a loop of sleeps over before they begin --- */
+
+static volatile int napstop;
+
+/* Blocks a signal the others take: under the shim its sleeps cannot wait
+ * in the kernel then (shim/gsignal.h, gmp_sigmask_may_wait), they park. */
+static void *napper(void *arg)
+{
+	(void)arg;
+	sigset_t usr2;
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &usr2, NULL);
+	struct timespec ts = { 0, 1 };
+	while (!napstop)
+		nanosleep(&ts, NULL);
+	return NULL;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* How long a sleep of 1 ms lasts while the napper loops, median of 21. */
+static long ms_sleep_beside_napper(void)
+{
+	pthread_t n;
+	pthread_create(&n, NULL, napper, NULL);
+	ms(10);
+	long took[21];
+	for (int i = 0; i < 21; i++) {
+		struct timespec t0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ms(1);
+		took[i] = ns_since(&t0);
+	}
+	napstop = 1;
+	pthread_join(n, NULL);
+	qsort(took, 21, sizeof took[0], cmp_long);
+	return took[10];
+}
+
 /* --- one long sleep, others at work meanwhile --- */
 
 static volatile int stop;
@@ -154,6 +205,11 @@ int main(void)
 	ms(30);
 	CHECK(ns_since(&t0) >= 30000000L, "a 30 ms sleep lasts at least 30 ms");
 
+	long nap_ms = ms_sleep_beside_napper();
+	if (nap_ms >= 25000000L)
+		fprintf(stderr, "a sleep of 1 ms took %.1f ms (median)\n", nap_ms / 1e6);
+	CHECK(nap_ms < 25000000L, "a thread looping on 1 ns sleeps lets a thread whose sleep ended run");
+
 	/* The long sleeper starts alone, so that it is the one with nothing
 	 * else queued; the others come while it sleeps. */
 	pthread_t ls, w, ss;
@@ -180,6 +236,6 @@ int main(void)
 	 * this test exercised only the parked ones. */
 	struct gmpshim_stats st;
 	int ks = !under_shim() || (gmpshim_stats(&st) == 0 && st.kernel_sleeps > 0);
-	CHECK(ks && made_as_gs(7), "the threads were Gs, some sleeping in the kernel");
+	CHECK(ks && made_as_gs(8), "the threads were Gs, some sleeping in the kernel");
 	return failures != 0;
 }
