@@ -80,14 +80,24 @@ static void lock_slow(struct mutex *l)
 		gmp_futex_wait_kernel(&l->key, 2, -1);
 }
 
+/* A lock that a G took and another context drops (its g0 after the
+ * switch: gopark's unlockf) is uncounted before the release, while that G
+ * cannot run yet: after it, the G, readied and running on another M,
+ * counted its own locks on the same word at the same time, and one of the
+ * two plain updates could be lost.  A count stuck at 1 kept the G's
+ * signals waiting for good (gc_suspend: a churner's suspend signal,
+ * about 1 run in 550). */
 void unlock(struct mutex *l)
 {
 	uint32_t *held = l->held;
+	bool own = held == &gmp_locks_held && on_g_stack();
+	if (held && !own)
+		--*held;
 	uint32_t v = __atomic_exchange_n(&l->key, 0, __ATOMIC_RELEASE);
 	if (v == 0)
 		gmp_throw("unlock of unlocked runtime lock");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (held)
+	if (own)
 		--*held;
 	if (v == 2)
 		gmp_futex_wake_kernel(&l->key, 1);
