@@ -11,9 +11,9 @@
  * - a sleep gives the CPU up even when it is over before it begins: a
  *   thread looping on 1 ns sleeps lets a thread whose 1 ms sleep ended run
  *   (under the shim such sleeps, refused the kernel, ended without
- *   parking, and at one P the other thread's 1 ms sleeps took 100 ms and
- *   more, until sysmon's signal happened to land in the looping thread's
- *   own code);
+ *   parking, and at one P the other thread's 1 ms sleeps took 3-4.5 s
+ *   (median), until sysmon's signal happened to land in the looping
+ *   thread's own code);
  * - a sleep never ends early. */
 #define _GNU_SOURCE
 #include <errno.h>
