@@ -14,6 +14,7 @@ struct gmp_debug {
 	int noprocreader;   /* GMPDEBUG=procreader=0: /proc looks on the caller, in the program's fd table */
 	int nortprio;       /* GMPDEBUG=rtprio=0: realtime policies kept and reported only, as before issue 19 */
 	int nodrainpark;    /* GMPDEBUG=drainpark=0: every blocking read tries the call before it parks */
+	int noevmask;       /* GMPDEBUG=evmask=0: a poll of one fd probes again after each wake, as before stop 48 */
 	int lazycpuclock;   /* GMPDEBUG=cpuclock=0: per-thread CPU accounting from the first ask, as before stop 45 */
 };
 extern struct gmp_debug gmp_debug;

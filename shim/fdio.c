@@ -246,8 +246,16 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len)
  * on the program's epoll fd) finds something: probe runs the call without
  * blocking and returns its result; while it returns 0 the G parks on the
  * fd's event word until deadline.  Returns the probe's last result, 0 at
- * the deadline. */
-long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline, const uint32_t *probed)
+ * the deadline.
+ *
+ * Woken by an edge, the G first asks answer: the mask the poller stored
+ * before the bump it saw was harvested after the park began (or, with
+ * several readers of one fd, just before: the spurious readiness any
+ * poll may report), and is what a poll of the fd would have seen then.
+ * That saves the probe after each wake: a thread waiting in poll for its
+ * next request made two calls where natively it makes one. */
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uint32_t), void *arg, int64_t deadline,
+		       const uint32_t *probed)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
@@ -266,6 +274,9 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadlin
 			return -EINTR; /* poll and epoll_wait are never restarted */
 		if (w != 0)
 			return probe(arg);
+		long r = answer && !gmp_debug.noevmask ? answer(arg, __atomic_load_n(&pd->evmask, __ATOMIC_ACQUIRE)) : 0;
+		if (r != 0)
+			return r;
 	}
 }
 
@@ -289,7 +300,7 @@ long gmp_fd_epoll_wait(int epfd, void *ev, int max, int64_t deadline, long (*pro
 		 * waits again. */
 		gmp_kernelwait_timers();
 	}
-	return gmp_fd_wait_ready(epfd, probe, arg, deadline, NULL);
+	return gmp_fd_wait_ready(epfd, probe, NULL, arg, deadline, NULL);
 }
 
 /* A call between two fds (splice, tee) as if both were blocking: on

@@ -389,6 +389,7 @@ struct g *gmp_netpoll(int64_t delay)
 		if ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI)) &&
 		    (__atomic_load_n(&pd->flags, __ATOMIC_RELAXED) & PD_STREAM))
 			__atomic_and_fetch(&pd->flags, ~PD_STREAM, __ATOMIC_RELAXED);
+		__atomic_store_n(&pd->evmask, e, __ATOMIC_RELAXED); /* published by pd_wake's bumps */
 		bool r = e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI);
 		bool w = e & (EPOLLOUT | EPOLLHUP | EPOLLERR);
 		list = pd_wake(pd, r, w, list);

@@ -23,6 +23,8 @@ struct polldesc {
 	uint32_t rgen;      /* bumped when the fd may have become readable */
 	uint32_t wgen;      /* ... writable */
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
+	uint32_t evmask;    /* the EPOLL* readiness the poller last harvested,
+	                       stored before the bumps it caused */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
 	uint32_t rdrained;  /* rgen as read before the last read that emptied the
 	                       stream (PD_STREAM): while rgen still holds it no
@@ -138,8 +140,12 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len);
  * (poll of that fd, epoll_wait on it), returns non-zero or deadline
  * (monotonic ns, -1 none, 0 probe once) passes.  probed: NULL, or the
  * gmp_netpoll_epoch() the caller read before a probe of its own that
- * found nothing, which then stands for the first one here. */
-long gmp_fd_wait_ready(int fd, long (*probe)(void *), void *arg, int64_t deadline, const uint32_t *probed);
+ * found nothing, which then stands for the first one here.  answer: NULL,
+ * or what the call would return given the readiness an edge that woke
+ * the G reported (pd->evmask), 0 where that cannot tell (a probe then
+ * decides). */
+long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uint32_t), void *arg, int64_t deadline,
+		       const uint32_t *probed);
 /* epoll_wait (ev, max) until deadline on the program's epoll fd epfd:
  * in the kernel as natively, its P given up, when gmp_kernelwait_begin
  * allows (syscall.h), else as gmp_fd_wait_ready with probe. */

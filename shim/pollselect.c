@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -86,6 +87,29 @@ static long poll_probe(void *arg)
 	return gmp_syscall_intr(SYS_ppoll, (long)a->fds, 1, ZERO_TIMEOUT, 0, 8, 0);
 }
 
+/* The events our registration asks epoll for (netpoll.c), which it
+ * reports with the same bits poll uses.  Others (POLLRDNORM, POLLWRBAND,
+ * ...) are not in the mask the poller saw: their revents need a probe. */
+#define EPOLL_ASKED (POLLIN | POLLPRI | POLLOUT | POLLRDHUP)
+_Static_assert(EPOLLIN == POLLIN && EPOLLPRI == POLLPRI && EPOLLOUT == POLLOUT && EPOLLRDHUP == POLLRDHUP &&
+		       EPOLLERR == POLLERR && EPOLLHUP == POLLHUP,
+	       "epoll and poll report readiness with the same bits");
+
+/* poll of one fd after an edge woke it: revents as the kernel's poll
+ * computes them, the fd's readiness masked by what was asked and the
+ * conditions always reported, from the readiness the edge carried. */
+static long poll_answer(void *arg, uint32_t evmask)
+{
+	struct pollfd *p = ((struct pollargs *)arg)->fds;
+	if (p->events & ~EPOLL_ASKED)
+		return 0;
+	short rev = (short)(evmask & ((uint16_t)p->events | POLLERR | POLLHUP));
+	if (rev == 0)
+		return 0;
+	p->revents = rev;
+	return 1;
+}
+
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 {
 	struct timespec ts;
@@ -106,7 +130,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
 		/* One fd: park on its evgen directly, no nodes needed. */
 		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, &(struct pollargs){ fds }, deadline, &epoch);
+		return gmp_fd_wait_ready(fds[0].fd, poll_probe, poll_answer, &(struct pollargs){ fds }, deadline, &epoch);
 	}
 	struct pollwaiter stack[STACK_NODES];
 	struct pollwaiter *w = NULL;

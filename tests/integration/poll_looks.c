@@ -1,8 +1,10 @@
 /* A thread that waits in poll on one descriptor (MariaDB's connection
  * threads wait so for each next statement) makes one poll call natively.
- * Under the shim it looks once before it parks and once after it is woken:
- * at most two calls per poll, where the look the runtime made again before
- * parking made three (shim/pollselect.c).
+ * Under the shim it looks once before it parks; woken, it takes revents
+ * from the readiness the netpoller saw: one call per poll too, where a
+ * look after the wake made two (GMPDEBUG=evmask=0 brings it back and
+ * fails the count) and one more before parking made three
+ * (shim/pollselect.c).
  *
  * Two threads pass a byte back and forth over two pipes, each waiting for
  * its byte in poll; the process's poll and ppoll calls are counted by the
@@ -138,14 +140,15 @@ int main(void)
 	CHECK(bad == 0 && ret == NULL, "poll ping-pong: every byte came back");
 	if (!counting) {
 		fprintf(stderr, "poll_looks: syscall tracepoints not available, calls not counted\n");
-		CHECK(1, "poll calls: at least one per poll, at most two");
+		CHECK(1, "poll calls: one per poll");
 		return failures != 0;
 	}
 	long calls = read_counters() - before;
 	made = __atomic_load_n(&polls_made, __ATOMIC_RELAXED) - made;
 	fprintf(stderr, "poll_looks: %ld poll/ppoll calls for %ld polls (%.2f each), %d counters\n", calls, made,
 		(double)calls / (double)made, ncounters);
-	/* Give or take the poll of each thread that the count's start split. */
-	CHECK(calls >= made - 2 && calls <= 2 * made + 2, "poll calls: at least one per poll, at most two");
+	/* Give or take the poll of each thread that the count's start split,
+	 * and a wake now and then that needs a look (a write end's edge). */
+	CHECK(calls >= made - 2 && calls <= made + made / 20 + 2, "poll calls: one per poll");
 	return failures != 0;
 }
