@@ -19,41 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-static int act_fd;
-static void (*act_fn)(int);
-
-static void *later(void *arg)
-{
-	(void)arg;
-	usleep(50000);
-	act_fn(act_fd);
-	return NULL;
-}
-
-static void write1(int fd)
-{
-	if (write(fd, "x", 1) != 1)
-		abort();
-}
-
-static void drain(int fd)
-{
-	char buf[65536];
-	if (read(fd, buf, sizeof buf) <= 0)
-		abort();
-}
-
-static void send_oob(int fd)
-{
-	if (send(fd, "!", 1, MSG_OOB) != 1)
-		abort();
-}
-
-static void close_fd(int fd)
-{
-	close(fd);
-}
+#include "later.h"
 
 static void shut_wr(int fd)
 {
@@ -65,11 +31,9 @@ static void shut_wr(int fd)
 static int poll_woken(int fd, short events, void (*fn)(int), int actfd, short *rev)
 {
 	struct pollfd one = { fd, events, 0x7 };
-	pthread_t t;
-	act_fn = fn;
-	act_fd = actfd;
-	if (poll(&one, 1, 0) != 0 || pthread_create(&t, NULL, later, NULL) != 0)
+	if (poll(&one, 1, 0) != 0)
 		return -2; /* something was ready before the wait */
+	pthread_t t = after(fn, actfd);
 	int n = poll(&one, 1, 5000);
 	pthread_join(t, NULL);
 	*rev = one.revents;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "later.h"
 
 /* Counts kept out of the compiler's sight, so the fortified wrappers call
  * the _chk entry points. */
@@ -47,50 +48,6 @@ static int set_empty(const fd_set *s)
 	fd_set none;
 	FD_ZERO(&none);
 	return memcmp(s, &none, sizeof none) == 0;
-}
-
-/* --- a delayed action in another thread --- */
-static int act_fd;
-static void (*act_fn)(int);
-static void *later(void *arg)
-{
-	(void)arg;
-	usleep(50000);
-	act_fn(act_fd);
-	return NULL;
-}
-
-static pthread_t after(void (*fn)(int), int fd)
-{
-	pthread_t t;
-	act_fn = fn;
-	act_fd = fd;
-	pthread_create(&t, NULL, later, NULL);
-	return t;
-}
-
-static void write1(int fd)
-{
-	if (write(fd, "x", 1) != 1)
-		abort();
-}
-
-static void drain(int fd)
-{
-	char buf[8192];
-	if (read(fd, buf, sizeof buf) <= 0) /* room for a write: POLLOUT */
-		abort();
-}
-
-static void send_oob(int fd)
-{
-	if (send(fd, "!", 1, MSG_OOB) != 1)
-		abort();
-}
-
-static void close_fd(int fd)
-{
-	close(fd);
 }
 
 /* --- close of a watched fd under a poll/select in another thread --- */
