@@ -248,20 +248,25 @@ long gmp_fd_connect(int fd, const void *addr, unsigned len)
  * fd's event word until deadline.  Returns the probe's last result, 0 at
  * the deadline.
  *
- * Woken by an edge, the G first asks answer: the mask the poller stored
- * before the bump it saw was harvested after the park began (or, with
- * several readers of one fd, just before: the spurious readiness any
- * poll may report), and is what a poll of the fd would have seen then.
- * That saves the probe after each wake: a thread waiting in poll for its
- * next request made two calls where natively it makes one. */
+ * Woken by an edge, the G first asks answer, given the readiness the
+ * poller harvested (pd->evmask) if the poll that harvested it began after
+ * the look before the last probe: then every read of this G's that could
+ * have taken what it saw came before it, and it is what a poll of the fd
+ * would have seen during the wait.  (One that began earlier may have seen
+ * data this G has read since, its report held up on a preempted M: it
+ * would be a spurious POLLIN.)  That saves the probe after most wakes: a
+ * thread waiting in poll for its next request made two calls where
+ * natively it makes one. */
 long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uint32_t), void *arg, int64_t deadline,
-		       const uint32_t *probed)
+		       const struct netpoll_look *probed)
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
+	uint32_t since = probed ? probed->calls : 0;
 	for (;;) {
 		uint32_t val = __atomic_load_n(&pd->evgen, __ATOMIC_ACQUIRE);
-		if (probed == NULL || gmp_netpoll_epoch() != *probed) {
+		if (probed == NULL || gmp_netpoll_epoch() != probed->epoch) {
+			since = __atomic_load_n(&gmp_netpoll_calls, __ATOMIC_SEQ_CST);
 			long r = probe(arg);
 			if (r != 0 || deadline == 0)
 				return r;
@@ -274,7 +279,10 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uin
 			return -EINTR; /* poll and epoll_wait are never restarted */
 		if (w != 0)
 			return probe(arg);
-		long r = answer && !gmp_debug.noevmask ? answer(arg, __atomic_load_n(&pd->evmask, __ATOMIC_ACQUIRE)) : 0;
+		if (answer == NULL || gmp_debug.noevmask)
+			continue;
+		uint64_t m = __atomic_load_n(&pd->evmask, __ATOMIC_ACQUIRE);
+		long r = (int32_t)((uint32_t)(m >> 32) - since) > 0 ? answer(arg, (uint32_t)m) : 0;
 		if (r != 0)
 			return r;
 	}

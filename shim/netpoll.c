@@ -209,6 +209,7 @@ static struct g *pd_collect(struct polldesc *pd, uint32_t *word, struct g *list)
 }
 
 uint32_t gmp_netpoll_bumps;
+uint32_t gmp_netpoll_calls;
 
 /* Bumps every word of pd, gmp_netpoll_bumps first, and returns the Gs
  * parked on them, pushed onto list. */
@@ -334,6 +335,7 @@ struct g *gmp_netpoll(int64_t delay)
 		return NULL;
 	struct epoll_event evs[128];
 	int ep = __atomic_load_n(&epfd, __ATOMIC_ACQUIRE);
+	uint64_t call = __atomic_add_fetch(&gmp_netpoll_calls, 1, __ATOMIC_SEQ_CST);
 	long n = -ENOSYS;
 	if (delay > 0 && !__atomic_load_n(&gmp_nopwait2, __ATOMIC_RELAXED)) {
 		/* ns resolution: a timer due in 100 us must not sleep 1 ms. */
@@ -389,7 +391,7 @@ struct g *gmp_netpoll(int64_t delay)
 		if ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI)) &&
 		    (__atomic_load_n(&pd->flags, __ATOMIC_RELAXED) & PD_STREAM))
 			__atomic_and_fetch(&pd->flags, ~PD_STREAM, __ATOMIC_RELAXED);
-		__atomic_store_n(&pd->evmask, e, __ATOMIC_RELAXED); /* published by pd_wake's bumps */
+		__atomic_store_n(&pd->evmask, call << 32 | e, __ATOMIC_RELAXED); /* published by pd_wake's bumps */
 		bool r = e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI);
 		bool w = e & (EPOLLOUT | EPOLLHUP | EPOLLERR);
 		list = pd_wake(pd, r, w, list);

@@ -23,8 +23,6 @@ struct polldesc {
 	uint32_t rgen;      /* bumped when the fd may have become readable */
 	uint32_t wgen;      /* ... writable */
 	uint32_t evgen;     /* ... either (single-fd poll waits here) */
-	uint32_t evmask;    /* the EPOLL* readiness the poller last harvested,
-	                       stored before the bumps it caused */
 	uint32_t fdseq;     /* bumped when the fd is closed: waiters get EBADF */
 	uint32_t rdrained;  /* rgen as read before the last read that emptied the
 	                       stream (PD_STREAM): while rgen still holds it no
@@ -33,6 +31,9 @@ struct polldesc {
 	uint32_t nwait[3];  /* Gs in gmp_netpoll_wait on rgen, wgen, evgen */
 	struct mutex wlock; /* guards waiters */
 	struct pollwaiter *waiters; /* Gs waiting on several fds (poll, select) */
+	uint64_t evmask;    /* the EPOLL* readiness the poller last harvested, and
+	                       above it (<< 32) the gmp_netpoll_calls of that poll;
+	                       stored before the bumps it caused */
 	int64_t rtimeout;   /* SO_RCVTIMEO in ns, 0 for none */
 	int64_t wtimeout;   /* SO_SNDTIMEO in ns, 0 for none */
 };
@@ -136,16 +137,20 @@ long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, lon
 long gmp_fd_syscall2(int in, int out, long nr, const long a[6]);
 /* connect(2) as on a blocking socket. */
 long gmp_fd_connect(int fd, const void *addr, unsigned len);
+/* What a caller read before a probe of its own (gmp_netpoll_look). */
+struct netpoll_look {
+	uint32_t epoch; /* gmp_netpoll_epoch() */
+	uint32_t calls; /* gmp_netpoll_calls */
+};
 /* Parks until probe(arg), a non-blocking readiness call on the polled fd
  * (poll of that fd, epoll_wait on it), returns non-zero or deadline
- * (monotonic ns, -1 none, 0 probe once) passes.  probed: NULL, or the
- * gmp_netpoll_epoch() the caller read before a probe of its own that
- * found nothing, which then stands for the first one here.  answer: NULL,
- * or what the call would return given the readiness an edge that woke
- * the G reported (pd->evmask), 0 where that cannot tell (a probe then
- * decides). */
+ * (monotonic ns, -1 none, 0 probe once) passes.  probed: NULL, or what
+ * the caller read before a probe of its own that found nothing, which
+ * then stands for the first one here.  answer: NULL, or what the call
+ * would return given the readiness an edge that woke the G reported
+ * (pd->evmask), 0 where that cannot tell (a probe then decides). */
 long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uint32_t), void *arg, int64_t deadline,
-		       const uint32_t *probed);
+		       const struct netpoll_look *probed);
 /* epoll_wait (ev, max) until deadline on the program's epoll fd epfd:
  * in the kernel as natively, its P given up, when gmp_kernelwait_begin
  * allows (syscall.h), else as gmp_fd_wait_ready with probe. */
@@ -169,6 +174,15 @@ extern uint32_t gmp_netpoll_bumps;
 static inline uint32_t gmp_netpoll_epoch(void)
 {
 	return __atomic_load_n(&gmp_netpoll_bumps, __ATOMIC_SEQ_CST);
+}
+
+/* Raised (sequentially consistent) as each poll of the epoll instance
+ * begins, the value it raised it to stored with the readiness it harvests
+ * (pd->evmask): one that began after a probe's look harvested after it. */
+extern uint32_t gmp_netpoll_calls;
+static inline struct netpoll_look gmp_netpoll_look(void)
+{
+	return (struct netpoll_look){ gmp_netpoll_epoch(), __atomic_load_n(&gmp_netpoll_calls, __ATOMIC_SEQ_CST) };
 }
 
 /* Gs parked on descriptors (the poller is worth asking). */

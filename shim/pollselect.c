@@ -123,14 +123,14 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	 * (gmp_netpoll_epoch), it stands for the look that must precede the
 	 * park, which natively is the same one call (a poll that waits for
 	 * a thread's next request: MariaDB's connections). */
-	uint32_t epoch = gmp_netpoll_epoch();
+	struct netpoll_look look = gmp_netpoll_look();
 	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
 		/* One fd: park on its evgen directly, no nodes needed. */
 		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, poll_answer, &(struct pollargs){ fds }, deadline, &epoch);
+		return gmp_fd_wait_ready(fds[0].fd, poll_probe, poll_answer, &(struct pollargs){ fds }, deadline, &look);
 	}
 	struct pollwaiter stack[STACK_NODES];
 	struct pollwaiter *w = NULL;
@@ -142,7 +142,7 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 		for (unsigned long i = 0; i < n && parkable; i++)
 			if (fds[i].fd >= 0)
 				parkable = w != NULL && watch(w, k++, fds[i].fd);
-		if (!first || gmp_netpoll_epoch() != epoch)
+		if (!first || gmp_netpoll_epoch() != look.epoch)
 			r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 		if (r != 0)
 			break;
