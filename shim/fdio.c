@@ -262,11 +262,11 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uin
 {
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	uint32_t seq = __atomic_load_n(&pd->fdseq, __ATOMIC_ACQUIRE);
-	uint32_t since = probed ? probed->calls : 0;
+	struct netpoll_look last = probed ? *probed : (struct netpoll_look){ 0, 0 };
 	for (;;) {
 		uint32_t val = __atomic_load_n(&pd->evgen, __ATOMIC_ACQUIRE);
 		if (probed == NULL || gmp_netpoll_epoch() != probed->epoch) {
-			since = __atomic_load_n(&gmp_netpoll_calls, __ATOMIC_SEQ_CST);
+			last = gmp_netpoll_look();
 			long r = probe(arg);
 			if (r != 0 || deadline == 0)
 				return r;
@@ -282,7 +282,7 @@ long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uin
 		if (answer == NULL || gmp_debug.noevmask)
 			continue;
 		uint64_t m = __atomic_load_n(&pd->evmask, __ATOMIC_ACQUIRE);
-		long r = (int32_t)((uint32_t)(m >> 32) - since) > 0 ? answer(arg, (uint32_t)m) : 0;
+		long r = (int32_t)((uint32_t)(m >> 32) - last.calls) > 0 ? answer(arg, (uint32_t)m) : 0;
 		if (r != 0)
 			return r;
 	}
