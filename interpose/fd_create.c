@@ -70,8 +70,10 @@ GMP_EXPORT int accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags)
 	GMP_CANCEL_POINT;
 	gmp_ensure_init();
 	long r = gmp_fd_syscall(fd, 'r', SYS_accept4, (long)addr, (long)len, flags | NB, 0, 0);
+	/* Of the listener's kind, not of its state: the hang-up of a socket
+	 * not yet listening, if the poller saw it, cleared its PD_STREAM. */
 	struct polldesc *lpd = gmp_pd_lookup(fd);
-	uint32_t kind = lpd ? __atomic_load_n(&lpd->flags, __ATOMIC_ACQUIRE) & PD_STREAM : 0;
+	uint32_t kind = lpd && (__atomic_load_n(&lpd->flags, __ATOMIC_ACQUIRE) & PD_STREAMKIND) ? PD_STREAM : 0;
 	return (int)created(r, PD_SOCKET | kind | usernb(flags));
 }
 

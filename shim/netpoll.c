@@ -164,6 +164,8 @@ void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb)
 			setnb(fd, false);
 		return;
 	}
+	if (pdflags & PD_STREAM)
+		pdflags |= PD_STREAMKIND;
 	__atomic_store_n(&pd->flags, PD_POLLED | pdflags | (wantnb ? PD_SETNB : 0), __ATOMIC_RELEASE);
 }
 

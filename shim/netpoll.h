@@ -59,6 +59,8 @@ struct pollwaiter {
 #define PD_FORKED 0x20  /* open in a fork child too, which may exec and make it blocking */
 #define PD_STREAM 0x40  /* a byte stream (SOCK_STREAM, a pipe or FIFO): a short read emptied it */
 #define PD_SIGNALFD 0x80 /* reads drop the runtime's requests (rtsig.c) */
+#define PD_STREAMKIND 0x100 /* opened with PD_STREAM, which the poller may clear since:
+                               what a listening socket's accepted ones are */
 
 /* The descriptor of fd if it is registered, else NULL. */
 /* fd's descriptor slot, allocated on first use (NULL: fd out of range). */

@@ -59,10 +59,14 @@ static int runs_to_end(void *(*fn)(void *), void *arg)
 	return finishes(t);
 }
 
-/* A connected pair of TCP sockets over loopback. */
+/* A connected pair of TCP sockets over loopback.  The listener is left
+ * unbound a while, so that the poller (kept busy by keep_polling) sees it
+ * hang up as a socket not yet listening does: what it accepts is a
+ * stream all the same. */
 static void tcp_pair(int sv[2])
 {
 	int l = socket(AF_INET, SOCK_STREAM, 0);
+	msleep(5);
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t len = sizeof a;
 	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 4) != 0 ||
