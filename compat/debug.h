@@ -15,6 +15,7 @@ struct gmp_debug {
 	int nortprio;       /* GMPDEBUG=rtprio=0: realtime policies kept and reported only, as before issue 19 */
 	int nodrainpark;    /* GMPDEBUG=drainpark=0: every blocking read tries the call before it parks */
 	int noevmask;       /* GMPDEBUG=evmask=0: a poll of one fd probes again after each wake, as before stop 48 */
+	int noreadlook;     /* GMPDEBUG=readlook=0: a poll after a read that said EAGAIN polls before it parks, as before stop 49 */
 	int lazycpuclock;   /* GMPDEBUG=cpuclock=0: per-thread CPU accounting from the first ask, as before stop 45 */
 };
 extern struct gmp_debug gmp_debug;

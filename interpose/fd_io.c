@@ -88,11 +88,13 @@ GMP_EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 
 /* MSG_DONTWAIT asks for this one call not to block, and reads of the
  * error queue or of urgent data never do (they say EAGAIN when there is
- * none): no parking. */
+ * none, which says nothing of the data): no parking. */
 static long rcall(int fd, long nr, int flags, long a1, long a2, long a3, long a4, long a5)
 {
-	if (flags & (MSG_DONTWAIT | MSG_ERRQUEUE | MSG_OOB))
+	if (flags & (MSG_ERRQUEUE | MSG_OOB))
 		return gmp_ret(gmp_syscall6(nr, fd, a1, a2, a3, a4, a5));
+	if (flags & MSG_DONTWAIT)
+		return gmp_ret(gmp_fd_read_nowait(fd, nr, a1, a2, a3, a4, a5));
 	return gmp_ret(gmp_fd_syscall(fd, 'r', nr, a1, a2, a3, a4, a5));
 }
 

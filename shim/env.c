@@ -155,6 +155,9 @@ void gmp_env_debug(void)
 		} else if (strcmp(item, "evmask") == 0) {
 			if (parse_int("GMPDEBUG evmask", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.noevmask = !v;
+		} else if (strcmp(item, "readlook") == 0) {
+			if (parse_int("GMPDEBUG readlook", eq + 1, 0, 1, &v) == 0)
+				gmp_debug.noreadlook = !v;
 		} else if (strcmp(item, "cpuclock") == 0) {
 			if (parse_int("GMPDEBUG cpuclock", eq + 1, 0, 1, &v) == 0)
 				gmp_debug.lazycpuclock = !v;

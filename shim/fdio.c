@@ -79,6 +79,58 @@ static void note_drained(struct polldesc *pd, long nr, long a1, long a2, long a3
 		__atomic_store_n(&pd->rdrained, val, __ATOMIC_RELAXED);
 }
 
+/* A read that said EAGAIN where it does not park (MSG_DONTWAIT, an fd the
+ * program made non-blocking) looked at the fd as a probe would have, the
+ * way Go's read before its netpoller parks does: a poll for reading that
+ * follows (MariaDB's connections recv so, then poll; so do clients of
+ * non-blocking sockets) can park on that look rather than poll first,
+ * while rgen still holds gen, read before the call.  A read that got
+ * anything (data, an end of file, an error) takes it back: a poll after
+ * another thread read data that came since must find the fd empty, not
+ * report that data from the edge it brought (gmp_fd_wait_ready's answer
+ * trusts an edge harvested by a poll that began after calls). */
+static void note_read(struct polldesc *pd, long r, uint32_t gen, uint32_t calls)
+{
+	if (r == -EAGAIN)
+		__atomic_store_n(&pd->rempty, (uint64_t)calls << 32 | gen, __ATOMIC_RELEASE);
+	else if (__atomic_load_n(&pd->rempty, __ATOMIC_RELAXED) != 0)
+		__atomic_store_n(&pd->rempty, 0, __ATOMIC_RELEASE);
+}
+
+static long read_nowait(struct polldesc *pd, int fd, long nr, long a1, long a2, long a3, long a4, long a5)
+{
+	uint32_t gen = __atomic_load_n(&pd->rgen, __ATOMIC_SEQ_CST);
+	uint32_t calls = __atomic_load_n(&gmp_netpoll_calls, __ATOMIC_SEQ_CST);
+	long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+	note_read(pd, r, gen, calls);
+	return r;
+}
+
+long gmp_fd_read_nowait(int fd, long nr, long a1, long a2, long a3, long a4, long a5)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	return pd ? read_nowait(pd, fd, nr, a1, a2, a3, a4, a5) : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
+}
+
+bool gmp_fd_found_empty(int fd, struct netpoll_look *look)
+{
+	struct polldesc *pd = gmp_pd_lookup(fd);
+	if (pd == NULL || gmp_debug.noreadlook)
+		return false;
+	/* The epoch first: an edge bumps it before rgen, so one that comes
+	 * after rgen is read here moves it past what the park compares. */
+	uint32_t epoch = gmp_netpoll_epoch();
+	uint64_t v = __atomic_load_n(&pd->rempty, __ATOMIC_ACQUIRE);
+	if (v == 0 || (uint32_t)v != __atomic_load_n(&pd->rgen, __ATOMIC_SEQ_CST))
+		return false;
+	/* What the read passed over may be there since before it (after it,
+	 * its edge would have moved rgen). */
+	if (__atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE) & PD_ASIDE)
+		return false;
+	*look = (struct netpoll_look){ epoch, (uint32_t)(v >> 32) };
+	return true;
+}
+
 /* A read of a signalfd: the records of the runtime's own requests are
  * taken out (one can be left pending on an M that blocks the signal the
  * runtime moved off: gmp_rtsig_take_sync).  -EAGAIN if nothing is left. */
@@ -101,8 +153,10 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		return gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5);
 	uint32_t flags = __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE);
 	if (flags & PD_USERNB) {
-		long r = gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
-		return flags & PD_SIGNALFD ? signalfd_read(nr, a1, r) : r;
+		if (flags & PD_SIGNALFD)
+			return signalfd_read(nr, a1, gmp_syscall6(nr, fd, a1, a2, a3, a4, a5));
+		return mode == 'r' ? read_nowait(pd, fd, nr, a1, a2, a3, a4, a5)
+				   : gmp_syscall6(nr, fd, a1, a2, a3, a4, a5);
 	}
 	struct g *gp = getg();
 	if (gp == NULL)
@@ -138,6 +192,8 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 		if (r != -EAGAIN) {
 			if (stream)
 				note_drained(pd, nr, a1, a2, a3, r, val);
+			if (mode == 'r')
+				note_read(pd, r, 0, 0);
 			return r;
 		}
 		int w = gmp_netpoll_wait(pd, gen, val, seq, deadline, mode == 'r' ? WAIT_IO_READ : WAIT_IO_WRITE);
@@ -339,8 +395,11 @@ long gmp_fd_syscall2(int in, int out, long nr, const long a[6])
 		uint32_t wv = po ? __atomic_load_n(&po->wgen, __ATOMIC_ACQUIRE) : 0;
 		uint32_t rs = pi ? pi->fdseq : 0, ws = po ? po->fdseq : 0;
 		long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-		if (r != -EAGAIN)
+		if (r != -EAGAIN) {
+			if (pi)
+				note_read(pi, r, 0, 0);
 			return r;
+		}
 		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = out, .events = POLLOUT } };
 		gmp_syscall_intr(SYS_ppoll, (long)p, 2, (long)&(struct timespec){ 0, 0 }, 0, 8, 0);
 		int w = 0;

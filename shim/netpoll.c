@@ -132,6 +132,7 @@ static long epoll_add(int fd, struct polldesc *pd)
 static void pd_undrain(struct polldesc *pd)
 {
 	__atomic_store_n(&pd->rdrained, __atomic_load_n(&pd->rgen, __ATOMIC_ACQUIRE) - 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&pd->rempty, 0, __ATOMIC_RELEASE);
 }
 
 static long setnb(int fd, bool on)
@@ -388,11 +389,16 @@ struct g *gmp_netpoll(int64_t delay)
 		/* After an end of file or an error a read that found no data
 		 * returns at once, and TCP urgent data stops a read short at its
 		 * mark with data behind it: a short read no longer says that
-		 * the next one would block (fdio.c).  Cleared before the bump,
-		 * so a reader that sees the bump sees this. */
+		 * the next one would block (fdio.c).  Urgent data, and an error
+		 * queued aside (a transmit timestamp), are not what a read
+		 * returns: a read that says EAGAIN no longer says that poll
+		 * would wait.  Changed before the bump, so a reader that sees
+		 * the bump sees this. */
 		if ((e & (EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI)) &&
 		    (__atomic_load_n(&pd->flags, __ATOMIC_RELAXED) & PD_STREAM))
 			__atomic_and_fetch(&pd->flags, ~PD_STREAM, __ATOMIC_RELAXED);
+		if ((e & (EPOLLPRI | EPOLLERR)) && !(__atomic_load_n(&pd->flags, __ATOMIC_RELAXED) & PD_ASIDE))
+			__atomic_or_fetch(&pd->flags, PD_ASIDE, __ATOMIC_RELAXED);
 		__atomic_store_n(&pd->evmask, call << 32 | e, __ATOMIC_RELAXED); /* published by pd_wake's bumps */
 		bool r = e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR | EPOLLPRI);
 		bool w = e & (EPOLLOUT | EPOLLHUP | EPOLLERR);

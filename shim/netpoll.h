@@ -28,6 +28,9 @@ struct polldesc {
 	                       stream (PD_STREAM): while rgen still holds it no
 	                       edge came since, so a read would say EAGAIN */
 	uint32_t flags;     /* PD_*, atomic */
+	uint64_t rempty;    /* a read that did not park said EAGAIN: rgen as read
+	                       before it, and gmp_netpoll_calls above (<< 32); 0
+	                       none.  A read that got anything clears it */
 	uint32_t nwait[3];  /* Gs in gmp_netpoll_wait on rgen, wgen, evgen */
 	struct mutex wlock; /* guards waiters */
 	struct pollwaiter *waiters; /* Gs waiting on several fds (poll, select) */
@@ -61,6 +64,8 @@ struct pollwaiter {
 #define PD_SIGNALFD 0x80 /* reads drop the runtime's requests (rtsig.c) */
 #define PD_STREAMKIND 0x100 /* opened with PD_STREAM, which the poller may clear since:
                                what a listening socket's accepted ones are */
+#define PD_ASIDE 0x200  /* the poller saw urgent data or an error (EPOLLPRI, EPOLLERR) on it:
+                           a read may say EAGAIN while either waits (gmp_fd_found_empty) */
 
 /* The descriptor of fd if it is registered, else NULL. */
 /* fd's descriptor slot, allocated on first use (NULL: fd out of range). */
@@ -137,6 +142,10 @@ long gmp_fd_write_all(int fd, long nr, const char *buf, size_t len, long a3, lon
 /* A call between two fds (splice, tee; a = its arguments) as it behaves
  * when both are blocking. */
 long gmp_fd_syscall2(int in, int out, long nr, const long a[6]);
+/* A read-like call nr (read, readv, recvfrom, recvmsg, recvmmsg) on fd
+ * that must not park (MSG_DONTWAIT): made as is, its EAGAIN remembered
+ * for a poll that follows (gmp_fd_found_empty). */
+long gmp_fd_read_nowait(int fd, long nr, long a1, long a2, long a3, long a4, long a5);
 /* connect(2) as on a blocking socket. */
 long gmp_fd_connect(int fd, const void *addr, unsigned len);
 /* What a caller read before a probe of its own (gmp_netpoll_look). */
@@ -153,6 +162,11 @@ struct netpoll_look {
  * (pd->evmask), 0 where that cannot tell (a probe then decides). */
 long gmp_fd_wait_ready(int fd, long (*probe)(void *), long (*answer)(void *, uint32_t), void *arg, int64_t deadline,
 		       const struct netpoll_look *probed);
+/* Whether a read of fd said EAGAIN and no readiness edge of its has come
+ * since, so that a poll for reading need not look before it parks: that
+ * read was the look, and *look is to be passed to gmp_fd_wait_ready as
+ * what was read before it. */
+bool gmp_fd_found_empty(int fd, struct netpoll_look *look);
 /* epoll_wait (ev, max) until deadline on the program's epoll fd epfd:
  * in the kernel as natively, its P given up, when gmp_kernelwait_begin
  * allows (syscall.h), else as gmp_fd_wait_ready with probe. */

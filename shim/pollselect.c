@@ -25,6 +25,7 @@
 #include "netpoll.h"
 #include "preempt.h"
 #include "runtime.h"
+#include "stack.h"
 #include "sys.h"
 #include "syscall.h"
 #include "timer.h"
@@ -110,20 +111,44 @@ static long poll_answer(void *arg, uint32_t evmask)
 	return 1;
 }
 
+/* What a read that says EAGAIN answers for: none of these is set while a
+ * read of the fd finds nothing, urgent data aside (gmp_fd_found_empty). */
+#define READ_EVENTS (POLLIN | POLLRDNORM | POLLPRI | POLLRDHUP)
+
+/* A poll of one fd for reading, right after a read of it said EAGAIN, in
+ * an array the kernel would find where we do: on the G's stack above this
+ * frame (a bad pointer, read here before the kernel judged it, would
+ * fault rather than fail with EFAULT). */
+static bool read_after_empty(struct pollfd *fds, struct netpoll_look *look)
+{
+	struct g *gp = getg();
+	uintptr_t a = (uintptr_t)fds;
+	if (a < (uintptr_t)__builtin_frame_address(0) || !gmp_sp_in_g(gp, a) || !gmp_sp_in_g(gp, a + sizeof *fds - 1))
+		return false;
+	short ev = fds[0].events;
+	return fds[0].fd >= 0 && (ev & ~READ_EVENTS) == 0 && gmp_fd_found_empty(fds[0].fd, look);
+}
+
 long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 {
 	struct timespec ts;
 	if (getg() == NULL) /* a signal handler on an idle M: no G to park */
 		return gmp_syscall6(SYS_ppoll, (long)fds, (long)n, (long)remaining(deadline, &ts), 0, 8, 0);
 	gmp_preempt_point();
-	/* A first look before touching the array: a ready set costs one
-	 * call, and a bad one (EFAULT, nfds past RLIMIT_NOFILE: EINVAL) is
-	 * the kernel's to judge before we read it.  The words to park on are
-	 * read only after it: unless the poller took an edge meanwhile
-	 * (gmp_netpoll_epoch), it stands for the look that must precede the
-	 * park, which natively is the same one call (a poll that waits for
-	 * a thread's next request: MariaDB's connections). */
-	struct netpoll_look look = gmp_netpoll_look();
+	/* A read of the fd that said EAGAIN just now is the look that must
+	 * precede the park (MariaDB's connections recv so, then poll for
+	 * each next statement).  Otherwise a first look before touching the
+	 * array: a ready set costs one call, and a bad one (EFAULT, nfds
+	 * past RLIMIT_NOFILE: EINVAL) is the kernel's to judge before we read
+	 * it.  The words to park on are read only after it: unless the
+	 * poller took an edge meanwhile (gmp_netpoll_epoch), it stands for
+	 * the look before the park, which natively is the same one call. */
+	struct netpoll_look look;
+	if (n == 1 && deadline != 0 && read_after_empty(fds, &look)) {
+		gmp_getp();
+		return gmp_fd_wait_ready(fds[0].fd, poll_probe, poll_answer, &(struct pollargs){ fds }, deadline, &look);
+	}
+	look = gmp_netpoll_look();
 	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
 	if (r != 0 || deadline == 0)
 		return r;

@@ -7,13 +7,20 @@
  * netpoller: data on a pipe and on a TCP socket, POLLRDNORM asked beside
  * POLLIN, a writer that closes (POLLHUP), a full pipe drained (POLLOUT)
  * or whose reader closes (POLLERR), urgent data (POLLPRI), a peer that
- * shuts down (POLLIN|POLLRDHUP). */
+ * shuts down (POLLIN|POLLRDHUP).  The same after a read that said EAGAIN
+ * (under the shim that read stands for the look before the park,
+ * GMPDEBUG=readlook=0 looks again), and where an error was queued
+ * before that read, which leaves it there (a transmit timestamp): POLLERR
+ * at once. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/net_tstamp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -26,18 +33,35 @@ static void shut_wr(int fd)
 	shutdown(fd, SHUT_WR);
 }
 
+/* Whether a read of fd (a socket, or a non-blocking pipe) finds nothing
+ * to read and says so (EAGAIN). */
+static int read_finds_nothing(int fd)
+{
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+	if (n == -1 && errno == ENOTSOCK)
+		n = read(fd, &c, 1);
+	return n == -1 && errno == EAGAIN;
+}
+
 /* poll of fd alone for events, woken while it waits by fn(actfd) in
- * another thread; returns poll's result, *rev the revents. */
-static int poll_woken(int fd, short events, void (*fn)(int), int actfd, short *rev)
+ * another thread; returns poll's result, *rev the revents.  The look
+ * before it that finds nothing ready: a poll, or a read (read_first). */
+static int poll_woken_after(bool read_first, int fd, short events, void (*fn)(int), int actfd, short *rev)
 {
 	struct pollfd one = { fd, events, 0x7 };
-	if (poll(&one, 1, 0) != 0)
+	if (read_first ? !read_finds_nothing(fd) : poll(&one, 1, 0) != 0)
 		return -2; /* something was ready before the wait */
 	pthread_t t = after(fn, actfd);
 	int n = poll(&one, 1, 5000);
 	pthread_join(t, NULL);
 	*rev = one.revents;
 	return n;
+}
+
+static int poll_woken(int fd, short events, void (*fn)(int), int actfd, short *rev)
+{
+	return poll_woken_after(false, fd, events, fn, actfd, rev);
 }
 
 /* A connected pair of TCP sockets over loopback. */
@@ -112,5 +136,34 @@ int main(void)
 	n = poll_woken(tp[1], POLLIN | POLLRDHUP, shut_wr, tp[0], &rev);
 	CHECK(n == 1 && rev == (POLLIN | POLLRDHUP), "TCP socket: the peer shuts down: POLLIN|POLLRDHUP");
 	close(tp[0]), close(tp[1]);
+
+	if (tcp_pair(tp))
+		return 1;
+	n = poll_woken_after(true, tp[1], POLLIN | POLLPRI, write1, tp[0], &rev);
+	CHECK(n == 1 && rev == POLLIN, "TCP socket, a read first: data arrives: POLLIN");
+	drain(tp[1]);
+	/* A sent byte's timestamp waits on the sender's error queue (POLLERR),
+	 * which the poller has seen; a read leaves it there. */
+	int ts = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+	if (setsockopt(tp[0], SOL_SOCKET, SO_TIMESTAMPING, &ts, sizeof ts))
+		return 1;
+	n = poll_woken(tp[0], POLLIN, write1, tp[0], &rev);
+	int nothing = n == 1 && rev == POLLERR && read_finds_nothing(tp[0]);
+	pthread_t t = after(write1, tp[1]); /* if poll waits after all: data, POLLIN too */
+	struct pollfd one = { tp[0], POLLIN, 0 };
+	n = poll(&one, 1, 5000);
+	pthread_join(t, NULL);
+	CHECK(nothing && n == 1 && one.revents == POLLERR, "TCP socket, an error queued before a read: POLLERR at once");
+	close(tp[0]), close(tp[1]);
+	if (tcp_pair(tp))
+		return 1;
+	n = poll_woken_after(true, tp[1], POLLIN | POLLRDHUP, shut_wr, tp[0], &rev);
+	CHECK(n == 1 && rev == (POLLIN | POLLRDHUP), "TCP socket, a read first: the peer shuts down: POLLIN|POLLRDHUP");
+	close(tp[0]), close(tp[1]);
+	if (pipe2(h, O_NONBLOCK))
+		return 1;
+	n = poll_woken_after(true, h[0], POLLIN, close_fd, h[1], &rev);
+	CHECK(n == 1 && rev == POLLHUP, "non-blocking pipe, a read first: the writer closes: POLLHUP alone");
+	close(h[0]);
 	return failures != 0;
 }
