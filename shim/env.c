@@ -2,6 +2,7 @@
  * one line on stderr and the default. */
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,26 @@ void gmp_env_preempt(void)
 	env_preemptsig();
 }
 
+/* The GMPDEBUG settings that set a field of gmp_debug, 0 to hi; negate:
+ * the field says that a feature is off, which name=0 turns off. */
+static const struct {
+	const char *name;
+	int *field;
+	int hi;
+	bool negate;
+} debug_settings[] = {
+	{ "verbose", &gmp_debug.verbose, 9, false },
+	{ "schedtrace", &gmp_debug.schedtrace, 3600000, false },
+	{ "scheddetail", &gmp_debug.scheddetail, 1, false },
+	{ "guardinstall", &gmp_debug.noguardinstall, 1, true },
+	{ "procreader", &gmp_debug.noprocreader, 1, true },
+	{ "drainpark", &gmp_debug.nodrainpark, 1, true },
+	{ "evmask", &gmp_debug.noevmask, 1, true },
+	{ "readlook", &gmp_debug.noreadlook, 1, true },
+	{ "cpuclock", &gmp_debug.lazycpuclock, 1, true },
+	{ "rtprio", &gmp_debug.nortprio, 1, true },
+};
+
 /* GMPDEBUG=name=value,name=value */
 void gmp_env_debug(void)
 {
@@ -130,42 +151,20 @@ void gmp_env_debug(void)
 			continue;
 		}
 		*eq = '\0';
+		char what[64];
+		snprintf(what, sizeof what, "GMPDEBUG %s", item);
 		int v;
-		if (strcmp(item, "verbose") == 0) {
-			if (parse_int("GMPDEBUG verbose", eq + 1, 0, 9, &v) == 0)
-				gmp_debug.verbose = v;
-		} else if (strcmp(item, "asyncpreemptoff") == 0) {
-			if (parse_int("GMPDEBUG asyncpreemptoff", eq + 1, 0, 1, &v) == 0)
+		if (strcmp(item, "asyncpreemptoff") == 0) {
+			if (parse_int(what, eq + 1, 0, 1, &v) == 0)
 				gmp_asyncpreemptoff = v;
-		} else if (strcmp(item, "schedtrace") == 0) {
-			if (parse_int("GMPDEBUG schedtrace", eq + 1, 0, 3600000, &v) == 0)
-				gmp_debug.schedtrace = v;
-		} else if (strcmp(item, "scheddetail") == 0) {
-			if (parse_int("GMPDEBUG scheddetail", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.scheddetail = v;
-		} else if (strcmp(item, "guardinstall") == 0) {
-			if (parse_int("GMPDEBUG guardinstall", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.noguardinstall = !v;
-		} else if (strcmp(item, "procreader") == 0) {
-			if (parse_int("GMPDEBUG procreader", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.noprocreader = !v;
-		} else if (strcmp(item, "drainpark") == 0) {
-			if (parse_int("GMPDEBUG drainpark", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.nodrainpark = !v;
-		} else if (strcmp(item, "evmask") == 0) {
-			if (parse_int("GMPDEBUG evmask", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.noevmask = !v;
-		} else if (strcmp(item, "readlook") == 0) {
-			if (parse_int("GMPDEBUG readlook", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.noreadlook = !v;
-		} else if (strcmp(item, "cpuclock") == 0) {
-			if (parse_int("GMPDEBUG cpuclock", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.lazycpuclock = !v;
-		} else if (strcmp(item, "rtprio") == 0) {
-			if (parse_int("GMPDEBUG rtprio", eq + 1, 0, 1, &v) == 0)
-				gmp_debug.nortprio = !v;
-		} else {
-			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
+			continue;
 		}
+		size_t i = 0, n = sizeof debug_settings / sizeof debug_settings[0];
+		while (i < n && strcmp(item, debug_settings[i].name) != 0)
+			i++;
+		if (i == n)
+			gmp_printf("gmpshim: ignoring unknown GMPDEBUG setting '%s'\n", item);
+		else if (parse_int(what, eq + 1, 0, debug_settings[i].hi, &v) == 0)
+			*debug_settings[i].field = debug_settings[i].negate ? !v : v;
 	}
 }
