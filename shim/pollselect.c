@@ -144,14 +144,13 @@ long gmp_poll(struct pollfd *fds, unsigned long n, int64_t deadline)
 	 * poller took an edge meanwhile (gmp_netpoll_epoch), it stands for
 	 * the look before the park, which natively is the same one call. */
 	struct netpoll_look look;
-	if (n == 1 && deadline != 0 && read_after_empty(fds, &look)) {
-		gmp_getp();
-		return gmp_fd_wait_ready(fds[0].fd, poll_probe, poll_answer, &(struct pollargs){ fds }, deadline, &look);
+	long r = 0;
+	if (!(n == 1 && deadline != 0 && read_after_empty(fds, &look))) {
+		look = gmp_netpoll_look();
+		r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
+		if (r != 0 || deadline == 0)
+			return r;
 	}
-	look = gmp_netpoll_look();
-	long r = gmp_syscall_intr(SYS_ppoll, (long)fds, (long)n, ZERO_TIMEOUT, 0, 8, 0);
-	if (r != 0 || deadline == 0)
-		return r;
 	if (n == 1 && gmp_pd_lookup(fds[0].fd)) {
 		/* One fd: park on its evgen directly, no nodes needed. */
 		gmp_getp();
