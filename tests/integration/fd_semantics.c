@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tcppair.h"
 
 static int nb(int fd)
 {
@@ -47,22 +48,6 @@ static int eagain_now(int fd, int sock)
 }
 
 /* A connected TCP loopback pair: *c the client end, *a the accepted end. */
-static int tcp_pair(int *c, int *a)
-{
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof sa;
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(l, 1) != 0 ||
-	    getsockname(l, (struct sockaddr *)&sa, &len) != 0)
-		return -1;
-	*c = socket(AF_INET, SOCK_STREAM, 0);
-	if (*c < 0 || connect(*c, (struct sockaddr *)&sa, sizeof sa) != 0)
-		return -1;
-	*a = accept(l, NULL, NULL);
-	close(l);
-	return *a < 0 ? -1 : 0;
-}
-
 static int efd;
 static void *late_write(void *arg)
 {
@@ -109,9 +94,10 @@ int main(void)
 
 	/* A connected TCP socket the program makes non-blocking: recv with
 	 * nothing to read gives EAGAIN at once, and clearing it shows. */
-	int c, acc;
-	if (tcp_pair(&c, &acc) != 0)
+	int tp[2];
+	if (tcp_pair(tp) != 0)
 		return 1;
+	int c = tp[0], acc = tp[1];
 	CHECK(!nb(c) && !nb(acc), "connected TCP socket: no O_NONBLOCK reported");
 	fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK);
 	CHECK(nb(c) && eagain_now(c, 1), "TCP socket after F_SETFL O_NONBLOCK: EAGAIN");

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <pthread.h>
@@ -34,6 +33,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tcppair.h"
 
 #define ROUNDS 2000
 #define WARMUP 200
@@ -178,19 +178,6 @@ static double run_exchange(void)
 	return (double)(calls < 2 ? 0 : calls - 2) / (double)made;
 }
 
-/* A connected pair of TCP sockets over loopback. */
-static bool tcp_pair(int sv[2])
-{
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof a;
-	bool ok = l >= 0 && bind(l, (struct sockaddr *)&a, sizeof a) == 0 && listen(l, 4) == 0 &&
-		  getsockname(l, (struct sockaddr *)&a, &len) == 0 && (sv[0] = socket(AF_INET, SOCK_STREAM, 0)) >= 0 &&
-		  connect(sv[0], (struct sockaddr *)&a, sizeof a) == 0 && (sv[1] = accept(l, NULL, NULL)) >= 0;
-	close(l);
-	return ok;
-}
-
 int main(void)
 {
 	int ab[2], ba[2], sv[2] = { -1, -1 };
@@ -204,7 +191,7 @@ int main(void)
 	/* Give or take a wake now and then that needs a look (a write end's edge). */
 	CHECK(each < 0 || (each >= 0.99 && each <= 1.05), "poll calls: one per poll");
 
-	if (!tcp_pair(sv))
+	if (tcp_pair(sv) != 0)
 		return 1;
 	x = (struct exchange){ sv[1], sv[0], sv[0], sv[1], true };
 	each = run_exchange();

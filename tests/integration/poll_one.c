@@ -13,11 +13,9 @@
  * before that read, which leaves it there (a transmit timestamp): POLLERR
  * at once. */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/net_tstamp.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -27,6 +25,7 @@
 
 #include "check.h"
 #include "later.h"
+#include "tcppair.h"
 
 static void shut_wr(int fd)
 {
@@ -62,23 +61,6 @@ static int poll_woken_after(bool read_first, int fd, short events, void (*fn)(in
 static int poll_woken(int fd, short events, void (*fn)(int), int actfd, short *rev)
 {
 	return poll_woken_after(false, fd, events, fn, actfd, rev);
-}
-
-/* A connected pair of TCP sockets over loopback. */
-static int tcp_pair(int sv[2])
-{
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof sa;
-	if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof sa) || listen(l, 1) ||
-	    getsockname(l, (struct sockaddr *)&sa, &len))
-		return -1;
-	sv[0] = socket(AF_INET, SOCK_STREAM, 0);
-	if (connect(sv[0], (struct sockaddr *)&sa, sizeof sa))
-		return -1;
-	sv[1] = accept(l, NULL, NULL);
-	close(l);
-	return sv[1] < 0 ? -1 : 0;
 }
 
 /* Fills the pipe's write end until a write would block. */
