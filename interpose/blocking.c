@@ -4,11 +4,13 @@
  * splice, tee) the G parks instead. */
 /* Define the plain and the *64 names ourselves, both 64-bit on x86_64. */
 #undef _FILE_OFFSET_BITS
+#include <fcntl.h>
 #include <mqueue.h>
 #include <netdb.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/msg.h>
 #include <sys/resource.h>
 #include <sys/sem.h>
@@ -66,6 +68,36 @@ GMP_EXPORT int fdatasync(int fd)
 {
 	GMP_CANCEL_POINT;
 	return (int)BLOCKING(SYS_fdatasync, fd, 0, 0, 0, 0, 0);
+}
+
+/* glibc makes these calls from its own wrappers, which the runtime would
+ * see only as an M that stopped moving: here the P leaves with the call
+ * (gmp_blocking_syscall6).  msync and sync_file_range are cancellation
+ * points in glibc; sync and syncfs are not. */
+GMP_EXPORT int msync(void *addr, size_t len, int flags)
+{
+	GMP_CANCEL_POINT;
+	return (int)BLOCKING(SYS_msync, (long)addr, (long)len, flags, 0, 0, 0);
+}
+
+GMP_EXPORT int sync_file_range(int fd, off64_t off, off64_t n, unsigned int flags)
+{
+	GMP_CANCEL_POINT;
+#ifdef SYS_sync_file_range
+	return (int)BLOCKING(SYS_sync_file_range, fd, off, n, flags, 0, 0);
+#else
+	return (int)BLOCKING(SYS_sync_file_range2, fd, flags, off, n, 0, 0);
+#endif
+}
+
+GMP_EXPORT int syncfs(int fd)
+{
+	return (int)BLOCKING(SYS_syncfs, fd, 0, 0, 0, 0, 0);
+}
+
+GMP_EXPORT void sync(void)
+{
+	(void)BLOCKING(SYS_sync, 0, 0, 0, 0, 0, 0);
 }
 
 GMP_EXPORT int flock(int fd, int op)

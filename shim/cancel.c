@@ -140,8 +140,8 @@ void gmp_cancel_signal(void *ucv)
 	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_RELAXED);
 	if (!gmp_pc_in_shim(pc) && (st == G_SYSCALL || gmp_arch_signal_in_syscall(ucv))) {
 		/* In a system call of glibc's own: one of its cancellation
-		 * points that we do not interpose (stdio's reads, tcdrain,
-		 * msync...) or a call it makes between our entersyscall and
+		 * points that we do not interpose (stdio's reads, tcdrain...)
+		 * or a call it makes between our entersyscall and
 		 * exitsyscall (a process-shared wait).  glibc made the call
 		 * asynchronously cancelable around the system call
 		 * (__pthread_enable_asynccancel), and NPTL's SIGCANCEL handler
