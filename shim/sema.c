@@ -165,12 +165,17 @@ int gmp_futexwait(const uint32_t *addr, uint32_t val, int64_t deadline, enum wai
 
 int gmp_futexwait_bits(const uint32_t *addr, uint32_t val, int64_t deadline, enum waitreason why, uint32_t bits)
 {
-	/* A wait that ends at once (its deadline past, the word changed)
-	 * parks nowhere: a loop of them would keep its P from the others
-	 * whenever sysmon's signal lands in the runtime's code. */
-	gmp_preempt_point();
-	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0)
+	/* A wait whose deadline is past parks nowhere: a loop of them would
+	 * keep its P from the others whenever sysmon's signal lands in the
+	 * runtime's code.  Not where the word changed: the caller may count
+	 * itself a waiter meanwhile (pthread_rwlock.c's rwait), and a G that yielded
+	 * here sent every unlock to the wait queue for nobody until it ran
+	 * again (gmpbench's rwlock_read_mostly took twice as long); it goes
+	 * back to the program's code, where the signal lands. */
+	if (deadline >= 0 && gmp_deadline_left(deadline) <= 0) {
+		gmp_preempt_point();
 		return __atomic_load_n(addr, __ATOMIC_ACQUIRE) == val ? ETIMEDOUT : EAGAIN;
+	}
 	struct semroot *root = semroot(addr);
 	getp_unlocked();
 	lock(&root->lock);
