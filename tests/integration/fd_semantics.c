@@ -47,7 +47,6 @@ static int eagain_now(int fd, int sock)
 	return r == -1 && e == EAGAIN && ms_since(t0) < 1000;
 }
 
-/* A connected TCP loopback pair: *c the client end, *a the accepted end. */
 static int efd;
 static void *late_write(void *arg)
 {

@@ -2,9 +2,7 @@
  * preempts with SIGURG by default, and none of those may reach the
  * program's handler, while every SIGURG the program or the kernel sends
  * must.  CPU-bound threads keep preemption busy (GMP_TIMESLICE=1ms). */
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tcppair.h"
 
 #define SPINNERS 2
 
@@ -86,15 +85,10 @@ int main(void)
 	CHECK(queued == 1 && count == 41, "sigqueue to the process: handled once with its value");
 
 	/* Out-of-band TCP data: the kernel sends SIGURG to the owner. */
-	int ls = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t alen = sizeof a;
-	bind(ls, (struct sockaddr *)&a, sizeof a);
-	listen(ls, 1);
-	getsockname(ls, (struct sockaddr *)&a, &alen);
-	int c = socket(AF_INET, SOCK_STREAM, 0);
-	connect(c, (struct sockaddr *)&a, sizeof a);
-	int s = accept(ls, NULL, NULL);
+	int sv[2];
+	if (tcp_pair(sv) != 0)
+		return 1;
+	int c = sv[0], s = sv[1];
 	fcntl(s, F_SETOWN, getpid());
 	for (int i = 0; i < 10; i++) {
 		char ch = 'x', in;
@@ -109,6 +103,5 @@ int main(void)
 	CHECK(other == 0, "no SIGURG the program did not send");
 	close(c);
 	close(s);
-	close(ls);
 	return failures != 0;
 }
