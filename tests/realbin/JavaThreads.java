@@ -43,7 +43,6 @@ public class JavaThreads {
         ReentrantLock lock = new ReentrantLock();
         Condition cond = lock.newCondition();
         int[] tokens = {0};
-        int[] timeouts = {0};
         Thread producer = new Thread(() -> {
             for (int i = 0; i < 2000; i++) { lock.lock(); try { tokens[0]++; cond.signal(); } finally { lock.unlock(); } }
         });
@@ -52,7 +51,8 @@ public class JavaThreads {
             while (got < 2000) {
                 lock.lock();
                 try {
-                    while (tokens[0] == 0) { if (!cond.await(5, TimeUnit.MILLISECONDS)) timeouts[0]++; }
+                    while (tokens[0] == 0)
+                        cond.await(5, TimeUnit.MILLISECONDS);
                     tokens[0]--; got++;
                 } catch (InterruptedException e) { return; } finally { lock.unlock(); }
             }
