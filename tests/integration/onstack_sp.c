@@ -22,13 +22,13 @@
 #define PATTERN 0xa5
 
 static volatile int stop;
-static volatile sig_atomic_t usr1;
+static int usr1;
 static long clobbered;
 
 static void on_usr1(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig, (void)si, (void)uc;
-	usr1++;
+	__atomic_add_fetch(&usr1, 1, __ATOMIC_RELAXED);
 }
 
 /* Spins n times with the stack pointer at sp, touching no memory but
@@ -95,6 +95,10 @@ int main(void)
 	for (int i = 0; i < 20; i++) {
 		pause_us(test_work(20000));
 		pthread_kill(t[i % NTHREADS], SIGUSR1);
+		/* Taken before the next: a second one pending on a thread the
+		 * kernel has not run yet (a busy machine) would merge with it. */
+		for (int k = 0; k < 5000 && __atomic_load_n(&usr1, __ATOMIC_RELAXED) <= i; k++)
+			pause_us(1000);
 	}
 	stop = 1;
 	for (int i = 0; i < NTHREADS; i++)
