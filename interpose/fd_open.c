@@ -1,19 +1,23 @@
 /* open and friends may block (a FIFO waits for its other end), so they run
  * between entersyscall and exitsyscall; a FIFO the program opens is then
- * polled like a pipe. */
+ * polled like a pipe.  A /proc path naming a G's TID names its M's
+ * (shim/thread.h). */
 /* Define the plain and the *64 names ourselves, both 64-bit on x86_64. */
 #undef _FILE_OFFSET_BITS
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "compat/realsym.h"
 #include "export.h"
 #include "shim/cancel.h"
 #include "shim/init.h"
 #include "shim/netpoll.h"
 #include "shim/sys.h"
 #include "shim/syscall.h"
+#include "shim/thread.h"
 
 static int opened(long fd, int flags)
 {
@@ -37,6 +41,8 @@ GMP_EXPORT int openat(int dirfd, const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode_t mode = mode_arg(flags, ap);
 	va_end(ap);
+	char buf[64];
+	path = gmp_kernel_tid_path(path, buf, sizeof buf);
 	return opened(gmp_blocking_syscall6(SYS_openat, dirfd, (long)path, flags, mode, 0, 0), flags);
 }
 
@@ -48,6 +54,20 @@ GMP_EXPORT int open(const char *path, int flags, ...)
 	mode_t mode = mode_arg(flags, ap);
 	va_end(ap);
 	return openat(AT_FDCWD, path, flags, mode);
+}
+
+/* stdio opens through glibc's internal open, which we do not see: here
+ * for the same reasons as open. */
+GMP_EXPORT FILE *fopen(const char *path, const char *mode)
+{
+	char buf[64];
+	return GMP_BLOCKING_CALL(GMP_REAL(fopen)(gmp_kernel_tid_path(path, buf, sizeof buf), mode));
+}
+
+GMP_EXPORT FILE *fopen64(const char *path, const char *mode)
+{
+	char buf[64];
+	return GMP_BLOCKING_CALL(GMP_REAL(fopen64)(gmp_kernel_tid_path(path, buf, sizeof buf), mode));
 }
 
 /* On x86_64 the *64 variants are the same calls, O_LARGEFILE implied. */

@@ -28,7 +28,7 @@ GMP_EXPORT int pthread_getaffinity_np(pthread_t t, size_t size, cpu_set_t *set)
 
 GMP_EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	if (gp == NULL)
 		return GMP_REAL(sched_setaffinity)(pid, size, set);
 	int err = gmp_setaffinity(gp, size, set);
@@ -37,7 +37,7 @@ GMP_EXPORT int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 
 GMP_EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	if (gp == NULL)
 		return GMP_REAL(sched_getaffinity)(pid, size, set);
 	int err = gmp_getaffinity(gp, size, set);

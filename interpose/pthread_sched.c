@@ -52,7 +52,7 @@ GMP_EXPORT int pthread_setschedprio(pthread_t t, int prio)
 
 GMP_EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	if (gp == NULL)
 		return GMP_REAL(sched_setscheduler)(pid, policy, param);
 	int err = param ? gmp_setsched(gp, policy, param->sched_priority) : EINVAL;
@@ -64,13 +64,13 @@ GMP_EXPORT int sched_setscheduler(pid_t pid, int policy, const struct sched_para
 
 GMP_EXPORT int sched_getscheduler(pid_t pid)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	return gp ? gp->sched_policy : GMP_REAL(sched_getscheduler)(pid);
 }
 
 GMP_EXPORT int sched_setparam(pid_t pid, const struct sched_param *param)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	if (gp == NULL)
 		return GMP_REAL(sched_setparam)(pid, param);
 	int err = param ? gmp_setsched(gp, gp->sched_policy, param->sched_priority) : EINVAL;
@@ -82,7 +82,7 @@ GMP_EXPORT int sched_setparam(pid_t pid, const struct sched_param *param)
 
 GMP_EXPORT int sched_getparam(pid_t pid, struct sched_param *param)
 {
-	struct g *gp = gmp_pid_g(pid);
+	struct g *gp = gmp_tid_g(pid);
 	if (gp == NULL)
 		return GMP_REAL(sched_getparam)(pid, param);
 	if (param == NULL)

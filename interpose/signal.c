@@ -220,17 +220,6 @@ static bool exited(struct g *gp)
 	return __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD;
 }
 
-/* pthread_kill is async-signal-safe: from a handler, which may have
- * interrupted the runtime holding a wait-queue lock, take none.  A thread
- * that signals itself takes none anyway, and must get the signal before
- * the call returns, as the kernel delivers it (a handler that raises its
- * own signal again, which nests under SA_NODEFER). */
-static struct g *sender(struct g *target)
-{
-	struct g *self = curg();
-	return self == target || !__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? self : NULL;
-}
-
 /* A thread that has exited but is not joined yet still has a valid
  * pthread_t: glibc (2.34 on) sends it nothing and answers 0. */
 GMP_EXPORT int pthread_kill(pthread_t t, int sig)
@@ -238,7 +227,7 @@ GMP_EXPORT int pthread_kill(pthread_t t, int sig)
 	struct g *gp;
 	int err = kill_target(t, sig, &gp);
 	if (err == 0 && sig != 0 && !exited(gp))
-		gmp_sig_send(sender(gp), gp, sig);
+		gmp_sig_send(gmp_sig_sender(gp), gp, sig);
 	return err;
 }
 
@@ -251,9 +240,19 @@ GMP_EXPORT int pthread_sigqueue(pthread_t t, int sig, const union sigval value)
 		err = ESRCH;
 	if (err == 0 && sig != 0) {
 		struct gmp_fwdinfo info = { SI_QUEUE, getpid(), getuid(), value };
-		gmp_sig_send_info(sender(gp), gp, sig, &info);
+		gmp_sig_send_info(gmp_sig_sender(gp), gp, sig, &info);
 	}
 	return err;
+}
+
+/* A thread of ours named by its TID (gettid()) gets the signal as from
+ * pthread_kill; any other TID is the kernel's. */
+GMP_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig)
+{
+	int r = tgid == getpid() ? gmp_sig_tid_send(tid, sig, NULL) : 1;
+	if (r > 0)
+		return GMP_REAL(tgkill)(tgid, tid, sig);
+	return r < 0 ? (errno = -r, -1) : 0;
 }
 
 GMP_EXPORT int raise(int sig)

@@ -1,6 +1,7 @@
 /* syscall(2).  futex, futex_waitv and the futex2 calls get the kernel's
  * semantics with Gs parked where the word allows, and robust lists are
- * kept per thread (shim/futex.h); a program writing back its FS base
+ * kept per thread (shim/futex.h); gettid and the calls naming a thread by
+ * TID take a G's (shim/thread.h); a program writing back its FS base
  * switches it as the runtime does (shim/syscall.h); every other number
  * goes to the kernel between entersyscall and exitsyscall, since any of
  * them may block (read, nanosleep, io_uring_enter, wait4, ...) and a call
@@ -9,6 +10,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <fcntl.h>
@@ -16,9 +19,24 @@
 
 #include "export.h"
 #include "shim/futex.h"
+#include "shim/gsignal.h"
 #include "shim/runtime.h"
 #include "shim/sys.h"
 #include "shim/syscall.h"
+#include "shim/thread.h"
+
+/* tkill (no wrapper in glibc) and rt_tgsigqueueinfo (pthread_sigqueue's
+ * call) to a G's TID. */
+static long tid_signal(long number, const long *a)
+{
+	bool tk = number == SYS_tkill;
+	pid_t tid = (pid_t)a[tk ? 0 : 1];
+	int sig = (int)a[tk ? 1 : 2];
+	int r = tk || a[0] == getpid() ? gmp_sig_tid_send(tid, sig, tk ? NULL : (const siginfo_t *)a[3]) : 1;
+	if (r > 0)
+		return gmp_ret(gmp_blocking_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
+	return gmp_ret(r);
+}
 
 GMP_EXPORT long syscall(long number, ...)
 {
@@ -28,6 +46,7 @@ GMP_EXPORT long syscall(long number, ...)
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
+	struct sigevent kev;
 	if (!gmp_initialized)
 		return gmp_ret(gmp_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	switch (number) {
@@ -61,6 +80,46 @@ GMP_EXPORT long syscall(long number, ...)
 		return gmp_ret(gmp_futex_set_robust_list((void *)a[0], (size_t)a[1]));
 	case SYS_get_robust_list:
 		return gmp_ret(gmp_futex_get_robust_list((int)a[0], (void **)a[1], (size_t *)a[2]));
+	/* Threads named by TID (shim/thread.h, "Thread IDs"). */
+	case SYS_gettid:
+		return gmp_gettid();
+	case SYS_tgkill:
+		return tgkill((pid_t)a[0], (pid_t)a[1], (int)a[2]);
+	case SYS_tkill:
+	case SYS_rt_tgsigqueueinfo:
+		return tid_signal(number, a);
+	case SYS_kill:
+		return kill((pid_t)a[0], (int)a[1]);
+	case SYS_setpriority:
+	case SYS_getpriority:
+	case SYS_ioprio_set:
+	case SYS_ioprio_get:
+		if (a[0] == (number == SYS_ioprio_set || number == SYS_ioprio_get ? 1 /* IOPRIO_WHO_PROCESS */
+										    : PRIO_PROCESS))
+			a[1] = gmp_kernel_tid((pid_t)a[1]);
+		break;
+	case SYS_sched_setaffinity:
+	case SYS_sched_getaffinity:
+	case SYS_sched_setscheduler:
+	case SYS_sched_getscheduler:
+	case SYS_sched_setparam:
+	case SYS_sched_getparam:
+	case SYS_sched_setattr:
+	case SYS_sched_getattr:
+	case SYS_sched_rr_get_interval:
+	case SYS_prlimit64:
+		a[0] = gmp_kernel_tid((pid_t)a[0]);
+		break;
+	case SYS_perf_event_open:
+		a[1] = gmp_kernel_tid((pid_t)a[1]);
+		break;
+	case SYS_timer_create:
+		if (a[1] && ((struct sigevent *)a[1])->sigev_notify == SIGEV_THREAD_ID) {
+			kev = *(struct sigevent *)a[1];
+			kev._sigev_un._tid = gmp_kernel_tid(kev._sigev_un._tid);
+			a[1] = (long)&kev;
+		}
+		break;
 	case SYS_exit:
 		/* The M's own task would end, not the thread: no P left
 		 * behind in a syscall for it. */

@@ -78,6 +78,10 @@ static void child(void)
 	gmp_locks_held = 0;
 	struct g *gp = getg();
 	gp->m->tid = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	/* The initial thread of the child, which the kernel named in the TCB
+	 * (glibc's fork has it write the child's TID there): its gettid() is
+	 * the child's process ID, as natively. */
+	gp->tid = gp->m->tid;
 	gmp_registry_add(gp);
 }
 

@@ -20,6 +20,7 @@
 #include "futex.h"
 #include "mapkind.h"
 #include "sys.h"
+#include "thread.h"
 
 #define ROBUST_LIMIT 2048 /* the kernel's ROBUST_LIST_LIMIT */
 
@@ -37,8 +38,8 @@ long gmp_futex_set_robust_list(void *head, size_t len)
 
 long gmp_futex_get_robust_list(int pid, void **headp, size_t *lenp)
 {
-	struct g *gp = getg();
-	if (gp == NULL || (pid != 0 && pid != gp->tid))
+	struct g *gp = getg() ? gmp_tid_g(pid) : NULL;
+	if (gp == NULL || (gp->flags & G_FOREIGN))
 		return gmp_syscall(SYS_get_robust_list, pid, headp, lenp);
 	*headp = gp->rawrobust;
 	*lenp = sizeof(struct robust_list_head);

@@ -31,6 +31,7 @@
 #include "syscall.h"
 #include "sysmon.h"
 #include "textmap.h"
+#include "thread.h"
 
 uint64_t gmp_unblockable;
 
@@ -661,6 +662,44 @@ void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_f
 		return;
 	keep_info(gp, sig, info);
 	sig_send(self, gp, sig);
+}
+
+/* pthread_kill is async-signal-safe: from a handler, which may have
+ * interrupted the runtime holding a wait-queue lock, take none.  A thread
+ * that signals itself takes none anyway, and must get the signal before
+ * the call returns, as the kernel delivers it (a handler that raises its
+ * own signal again, which nests under SA_NODEFER). */
+struct g *gmp_sig_sender(struct g *target)
+{
+	struct g *self = gmp_initialized ? getg() : NULL;
+	return self == target || !__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? self : NULL;
+}
+
+int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info)
+{
+	struct g *gp = tid > 0 ? gmp_tid_g(tid) : NULL;
+	if (gp == NULL || (gp->flags & G_FOREIGN))
+		return 1;
+	/* Its TID is gone once it has exited, as natively; the initial
+	 * thread's stays while the process lives (the kernel's). */
+	if (__atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return gp == &gmp_main_g ? 1 : -ESRCH;
+	if (sig < 0 || sig >= NSIG || sig == 32 || sig == 33)
+		return -EINVAL; /* glibc's own two, as pthread_kill answers */
+	/* The kernel's rule: a siginfo claiming to come from the kernel or
+	 * from tkill goes only to the sender itself. */
+	if (info && (info->si_code >= 0 || info->si_code == SI_TKILL) && gp != getg())
+		return -EPERM;
+	struct g *self = gmp_sig_sender(gp);
+	if (sig == 0)
+		return 0;
+	if (info == NULL) {
+		gmp_sig_send(self, gp, sig);
+	} else {
+		struct gmp_fwdinfo fi = { info->si_code, info->si_pid, info->si_uid, info->si_value };
+		gmp_sig_send_info(self, gp, sig, &fi);
+	}
+	return 0;
 }
 
 /* The waits a signal ends natively (a mutex, condition or join wait goes

@@ -112,6 +112,12 @@ void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si);
 int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
+/* The self gmp_sig_send wants for a signal sent to target by the caller. */
+struct g *gmp_sig_sender(struct g *target);
+/* tgkill, tkill and rt_tgsigqueueinfo (info) to a G named by its TID, as
+ * pthread_kill and pthread_sigqueue send them: 0 or -errno; 1 if tid
+ * names no G (the kernel's). */
+int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info);
 void gmp_sig_parked(struct m *mp, struct g *gp);
 
 /* Whether a handler of the program's ran on gp since its blocking call

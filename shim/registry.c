@@ -1,5 +1,7 @@
 /* The set of live threads, keyed by pthread_t (the TCB address), so that a
- * stale or invalid pthread_t gives ESRCH instead of a crash.
+ * stale or invalid pthread_t gives ESRCH instead of a crash, and by TID,
+ * which gettid() gives a program and the calls that name a thread by it
+ * take (tgkill, sched_setaffinity).
  *
  * A chained hash table that doubles when it holds as many Gs as it has
  * buckets, so every operation is O(1) amortised at any thread count.  The
@@ -27,9 +29,10 @@
 #define REG_MIN_SHIFT 12
 
 /* A table knows its own size, so that a walker without the lock never
- * pairs a table with another one's size. */
+ * pairs a table with another one's size.  b holds the chains by TCB
+ * (regnext), then as many by TID (tidnext). */
 struct regtab {
-	size_t nb;      /* 1 << shift buckets */
+	size_t nb;      /* 1 << shift buckets of each kind */
 	unsigned shift;
 	struct g *b[];
 };
@@ -38,9 +41,19 @@ static struct mutex reglock;
 static struct regtab *table; /* NULL until the first G; read without the lock by the unlocked walk */
 static size_t count;         /* registered Gs */
 
-static size_t hash(const void *tcb, unsigned sh)
+static size_t hash(uintptr_t key, unsigned sh)
 {
-	return (size_t)(((uintptr_t)tcb * 0x9e3779b97f4a7c15ull) >> (64 - sh));
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - sh));
+}
+
+static struct g **tcb_chain(struct regtab *t, const void *tcb)
+{
+	return &t->b[hash((uintptr_t)tcb, t->shift)];
+}
+
+static struct g **tid_chain(struct regtab *t, int tid)
+{
+	return &t->b[t->nb + hash((uint32_t)tid, t->shift)];
 }
 
 void gmp_registry_lock(void)
@@ -57,15 +70,25 @@ struct g *gmp_registry_find_locked(const void *tcb)
 {
 	if (table == NULL)
 		return NULL;
-	struct g *gp = table->b[hash(tcb, table->shift)];
+	struct g *gp = *tcb_chain(table, tcb);
 	while (gp && gp->tcb != tcb)
 		gp = gp->regnext;
 	return gp;
 }
 
+static struct g *find_tid_locked(int tid)
+{
+	if (table == NULL)
+		return NULL;
+	struct g *gp = *tid_chain(table, tid);
+	while (gp && gp->tid != tid)
+		gp = gp->tidnext;
+	return gp;
+}
+
 static size_t tabsize(unsigned sh)
 {
-	return sizeof(struct regtab) + (sizeof(struct g *) << sh);
+	return sizeof(struct regtab) + (2 * sizeof(struct g *) << sh);
 }
 
 static struct regtab *map_table(unsigned sh)
@@ -80,6 +103,16 @@ static struct regtab *map_table(unsigned sh)
 	return t;
 }
 
+/* Puts gp at the head of its chains in t. */
+static void link_locked(struct regtab *t, struct g *gp)
+{
+	struct g **b = tcb_chain(t, gp->tcb), **c = tid_chain(t, gp->tid);
+	__atomic_store_n(&gp->regnext, *b, __ATOMIC_RELEASE);
+	__atomic_store_n(b, gp, __ATOMIC_RELEASE);
+	gp->tidnext = *c;
+	*c = gp;
+}
+
 /* Moves every G to the table nt; under reglock.  nt was mapped before
  * the lock was taken: a runtime lock is not held across a system call. */
 static void rehash_locked(struct regtab *nt)
@@ -88,9 +121,7 @@ static void rehash_locked(struct regtab *nt)
 		struct g *gp = table->b[i];
 		while (gp) {
 			struct g *next = gp->regnext;
-			struct g **b = &nt->b[hash(gp->tcb, nt->shift)];
-			__atomic_store_n(&gp->regnext, *b, __ATOMIC_RELEASE);
-			*b = gp;
+			link_locked(nt, gp);
 			gp = next;
 		}
 	}
@@ -130,9 +161,7 @@ void gmp_registry_add(struct g *gp)
 	lock(&reglock);
 	if (table == NULL)
 		gmp_throw("no memory for the thread registry");
-	struct g **b = &table->b[hash(gp->tcb, table->shift)];
-	__atomic_store_n(&gp->regnext, *b, __ATOMIC_RELEASE);
-	__atomic_store_n(b, gp, __ATOMIC_RELEASE);
+	link_locked(table, gp);
 	count++;
 	unlock(&reglock);
 }
@@ -140,14 +169,20 @@ void gmp_registry_add(struct g *gp)
 void gmp_registry_del(struct g *gp)
 {
 	lock(&reglock);
-	for (struct g **link = &table->b[hash(gp->tcb, table->shift)]; *link; link = &(*link)->regnext) {
+	for (struct g **link = tcb_chain(table, gp->tcb); *link; link = &(*link)->regnext) {
 		if (*link == gp) {
 			__atomic_store_n(link, gp->regnext, __ATOMIC_RELEASE);
 			count--;
 			break;
 		}
 	}
-	gp->regnext = NULL;
+	for (struct g **link = tid_chain(table, gp->tid); *link; link = &(*link)->tidnext) {
+		if (*link == gp) {
+			*link = gp->tidnext;
+			break;
+		}
+	}
+	gp->regnext = gp->tidnext = NULL;
 	unlock(&reglock);
 }
 
@@ -164,6 +199,16 @@ struct g *gmp_registry_get(const void *tcb)
 struct g *gmp_registry_live(const void *tcb)
 {
 	struct g *gp = gmp_registry_get(tcb);
+	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+		return NULL;
+	return gp;
+}
+
+struct g *gmp_registry_tid(int tid)
+{
+	lock(&reglock);
+	struct g *gp = find_tid_locked(tid);
+	unlock(&reglock);
 	if (gp == NULL || __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
 		return NULL;
 	return gp;

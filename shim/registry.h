@@ -11,6 +11,8 @@ void gmp_registry_add(struct g *gp);
 void gmp_registry_del(struct g *gp);
 struct g *gmp_registry_get(const void *tcb);
 struct g *gmp_registry_live(const void *tcb);
+/* The live G whose TID (gettid()'s answer, glibc's TCB field) is tid. */
+struct g *gmp_registry_tid(int tid);
 void gmp_registry_lock(void);
 void gmp_registry_unlock(void);
 struct g *gmp_registry_find_locked(const void *tcb);

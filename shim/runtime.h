@@ -112,7 +112,8 @@ struct g {
 	void *tcb;                /* the glibc TCB; == pthread_t */
 	int tid;                  /* the TID glibc sees in the TCB */
 	struct g *schedlink;      /* run queue / free list link */
-	struct g *regnext;        /* registry.c hash chain */
+	struct g *regnext;        /* registry.c hash chains, by TCB */
+	struct g *tidnext;        /* and by TID */
 	struct m *lockedm;        /* the M it alone runs on, while locked (proc.c) */
 	uint32_t lockreasons;     /* GLOCK_*: why it is locked; 0: it is not */
 	uint32_t nchildren;       /* processes it forked and has not yet waited for */

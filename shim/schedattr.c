@@ -175,17 +175,3 @@ int gmp_getaffinity(struct g *gp, size_t size, cpu_set_t *set)
 	memset((char *)set + n, 0, size - n);
 	return 0;
 }
-
-/* The thread a sched_* call's pid names: 0 the caller, the process ID the
- * initial thread (Linux takes it as that thread's TID); NULL for anything
- * else (another process, one of our Ms), which the kernel answers. */
-struct g *gmp_pid_g(pid_t pid)
-{
-	if (!gmp_initialized || getg() == NULL)
-		return NULL;
-	if (pid == 0)
-		return getg();
-	if (pid == (pid_t)gmp_syscall(SYS_getpid, 0, 0, 0))
-		return &gmp_main_g;
-	return NULL;
-}

@@ -14,6 +14,5 @@ int gmp_checksched(int policy, int prio);
 int gmp_setsched(struct g *gp, int policy, int prio);
 int gmp_setaffinity(struct g *gp, size_t size, const cpu_set_t *set);
 int gmp_getaffinity(struct g *gp, size_t size, cpu_set_t *set);
-struct g *gmp_pid_g(pid_t pid);
 
 #endif

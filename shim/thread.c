@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "arch.h"
 #include "cancel.h"
@@ -21,6 +24,7 @@
 #include "schedattr.h"
 #include "sema.h"
 #include "stack.h"
+#include "sys.h"
 #include "syscall.h"
 #include "thread.h"
 
@@ -285,4 +289,69 @@ int gmp_newtid(void)
 	static uint32_t next = GMP_TID_BASE;
 	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
 	return (int)(GMP_TID_BASE + (t - GMP_TID_BASE) % 0x3fb00000);
+}
+
+int gmp_gettid(void)
+{
+	struct g *gp = getg();
+	return gp ? gp->tid : (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+}
+
+struct g *gmp_tid_g(pid_t tid)
+{
+	if (!gmp_initialized)
+		return NULL;
+	if (tid == 0)
+		return getg() && !(getg()->flags & G_FOREIGN) ? getg() : NULL;
+	if (tid >= GMP_TID_BASE)
+		return gmp_registry_tid(tid);
+	if (tid != (pid_t)gmp_syscall(SYS_getpid, 0, 0, 0))
+		return NULL;
+	/* In a fork child the initial thread is the G that forked. */
+	struct g *gp = gmp_registry_tid(tid);
+	return gp ? gp : &gmp_main_g;
+}
+
+pid_t gmp_kernel_tid(pid_t tid)
+{
+	if (!gmp_initialized || tid < GMP_TID_BASE)
+		return tid;
+	struct g *gp = gmp_registry_tid(tid);
+	struct m *mp = gp ? __atomic_load_n(&gp->m, __ATOMIC_ACQUIRE) : NULL;
+	if (mp == NULL && gp != NULL && getg() != NULL)
+		mp = getg()->m;
+	return mp ? mp->tid : tid;
+}
+
+/* path from p on, if it starts with a decimal number followed by '/' or
+ * the end: the number in *n and the rest after it. */
+static const char *number(const char *p, long *n)
+{
+	char *end;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	*n = strtol(p, &end, 10);
+	return *end == '/' || *end == 0 ? end : NULL;
+}
+
+const char *gmp_kernel_tid_path(const char *path, char *buf, size_t size)
+{
+	if (path == NULL || strncmp(path, "/proc/", 6) != 0 || !gmp_initialized)
+		return path;
+	const char *p = path + 6, *rest;
+	long n;
+	if (strncmp(p, "self/", 5) == 0)
+		p += 5;
+	else if ((rest = number(p, &n)) != NULL && n < GMP_TID_BASE && *rest == '/')
+		p = rest + 1;
+	/* p: at the TID after /proc/ (a G's stands where a PID may), or
+	 * after the process's part */
+	if (strncmp(p, "task/", 5) == 0)
+		p += 5;
+	if ((rest = number(p, &n)) == NULL || n < GMP_TID_BASE || n > INT32_MAX)
+		return path;
+	pid_t k = gmp_kernel_tid((pid_t)n);
+	if (k == (pid_t)n || (size_t)snprintf(buf, size, "%.*s%d%s", (int)(p - path), path, (int)k, rest) >= size)
+		return path;
+	return buf;
 }

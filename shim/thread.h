@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "runtime.h"
 
@@ -26,6 +27,30 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 
 /* The TIDs Gs see in their TCB: GMP_TID_BASE and up, never reused. */
 int gmp_newtid(void);
+
+/* Thread IDs.  gettid() answers a G's own TID (glibc's TCB field, the one
+ * its locks and PI futexes name the thread by; the initial thread's is
+ * the process ID), never the M's, which changes as the G moves and is
+ * shared by every G the M runs: natively no two live threads share a TID,
+ * and gettid() == getpid() only in the initial thread.
+ *
+ * The caller's TID (its M's outside any G). */
+int gmp_gettid(void);
+/* The live G a call naming a thread by TID acts on: 0 the caller, the
+ * process ID the initial thread (Linux takes it as that thread's TID), a G's
+ * TID that G; NULL for anything else (another process, a thread that is no
+ * G), which the kernel answers (ESRCH for the TID of a G that has exited:
+ * no real TID is that large). */
+struct g *gmp_tid_g(pid_t tid);
+/* tid for a system call the runtime passes to the kernel (setpriority,
+ * timer_create's SIGEV_THREAD_ID, perf_event_open): a G's TID becomes its
+ * M's, the OS thread that runs it now (the caller's own M when the G is
+ * not running), as gettid() answered before Gs had TIDs of their own. */
+pid_t gmp_kernel_tid(pid_t tid);
+/* The same for a /proc path that names a G's TID (/proc/self/task/TID/...,
+ * /proc/PID/task/TID/..., /proc/TID/...): path itself if it names none,
+ * else the path with its M's TID, in buf. */
+const char *gmp_kernel_tid_path(const char *path, char *buf, size_t size);
 /* On g0, the exited G gp is off its M: free it or keep it for a joiner. */
 void gmp_exit_reap(struct m *mp, struct g *gp);
 /* deadline: -1 none, else as in timer.h.  Return errno values. */

@@ -3,13 +3,12 @@
  * SA_ONSTACK), for signals sent to the process (kill, sigqueue, a
  * setitimer SIGALRM; every other thread blocks the signal, so the target
  * is the one thread that can take it) and to the thread (pthread_kill,
- * pthread_sigqueue), with the target running a busy loop, parked in
- * pthread_mutex_lock or pthread_cond_wait, parked in a read of an empty
- * pipe or in nanosleep, blocked in the kernel in a read of a pipe made
- * behind the runtime's back (syscall(SYS_pipe2)), or running a handler of
- * another signal on its alternate stack (where the signal nests).
- * tgkill of a gettid() is not in the matrix: under the shim gettid() is
- * the M's TID, which names no thread (docs/compat.md).
+ * pthread_sigqueue, tgkill of the thread's gettid()), with the target
+ * running a busy loop, parked in pthread_mutex_lock or pthread_cond_wait,
+ * parked in a read of an empty pipe or in nanosleep, blocked in the
+ * kernel in a read of a pipe made behind the runtime's back
+ * (syscall(SYS_pipe2)), or running a handler of another signal on its
+ * alternate stack (where the signal nests).
  *
  * Each case prints what happened: how many times the handler ran, whether
  * on the target thread, whether the signal itself and the sa_mask signal
@@ -60,9 +59,9 @@ static const struct {
 	{ FLAGS, "all" },
 };
 
-enum sender { K_KILL, K_SIGQUEUE, K_ITIMER, K_KILL_WINCH, K_TKILL, K_TSIGQUEUE, K_TKILL_WINCH, NSENDER };
+enum sender { K_KILL, K_SIGQUEUE, K_ITIMER, K_KILL_WINCH, K_TKILL, K_TSIGQUEUE, K_TKILL_WINCH, K_TGKILL, NSENDER };
 static const char *const sender_name[] = { "kill", "sigqueue", "itimer", "kill", "pthread_kill", "pthread_sigqueue",
-					   "pthread_kill" };
+					   "pthread_kill", "tgkill" };
 
 enum state { S_SPIN, S_MUTEX, S_COND, S_PIPE, S_SLEEP, S_KREAD, S_HANDLER, NSTATE };
 static const char *const state_name[] = { "running", "mutex", "cond", "pipe read", "nanosleep", "kernel read",
@@ -78,6 +77,7 @@ static int sender_sig(enum sender k)
 	case K_ITIMER:
 		return SIGALRM;
 	case K_TKILL:
+	case K_TGKILL:
 		return SIGUSR2;
 	case K_TSIGQUEUE:
 		return SIGRTMIN + 3;
@@ -356,6 +356,9 @@ static void send(enum sender k)
 		break;
 	case K_TSIGQUEUE:
 		pthread_sigqueue(target_id, cur_sig, v);
+		break;
+	case K_TGKILL:
+		tgkill(getpid(), target_tid, cur_sig);
 		break;
 	default:
 		break;
