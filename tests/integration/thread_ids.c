@@ -158,7 +158,11 @@ static void check_named_calls(pthread_t *th)
 		ok_proc &= read_first_line(path, 0);
 	}
 	CHECK(ok_aff, "sched_setaffinity(tid): pthread_getaffinity_np reports it");
-	CHECK(ok_rob, "get_robust_list(tid): that thread's list");
+	/* qemu-user has no robust lists (ENOSYS natively). */
+	if (getenv("GMP_TEST_EMULATOR_THREADS"))
+		CHECK(1, "get_robust_list(tid): not under qemu-user");
+	else
+		CHECK(ok_rob, "get_robust_list(tid): that thread's list");
 	CHECK(ok_prio, "getpriority(PRIO_PROCESS, tid) answers");
 	CHECK(ok_proc, "/proc/self/task/TID, /proc/PID/task/TID, /proc/TID are there");
 }
@@ -197,10 +201,14 @@ int main(void)
 		stable &= later_tids[i] == tids[i];
 	}
 	CHECK(stable, "a thread's TID stays the same");
+	/* The kernel wakes the joiner from inside the thread's exit: its
+	 * task may be there a moment longer. */
 	int gone = 1;
 	for (int i = 0; i < NT; i++) {
-		errno = 0;
-		gone &= tgkill(getpid(), tids[i], 0) == -1 && errno == ESRCH;
+		int r = 0;
+		for (int k = 0; k < 1000 && (r = tgkill(getpid(), tids[i], 0)) == 0; k++)
+			pause_us(1000);
+		gone &= r == -1 && errno == ESRCH;
 	}
 	CHECK(gone, "tgkill(pid, tid, 0) of a joined thread: ESRCH");
 	pthread_t f;
