@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -90,6 +91,8 @@ GMP_EXPORT long syscall(long number, ...)
 		return tid_signal(number, a);
 	case SYS_kill:
 		return kill((pid_t)a[0], (int)a[1]);
+	case SYS_prctl:
+		return prctl((int)a[0], a[1], a[2], a[3], a[4]);
 	case SYS_setpriority:
 	case SYS_getpriority:
 	case SYS_ioprio_set:

@@ -1,6 +1,7 @@
 /* Thread lifecycle on top of the scheduler: creating a G (Go's newproc1),
  * its exit (goexit0) and joining or detaching it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -149,6 +150,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->altstack = (struct gmp_altstack){ 0 };
 	gp->createpc = ta->createpc;
 	gp->parentgoid = getg()->goid;
+	memcpy(gp->name, getg()->name, sizeof gp->name); /* as a task's comm */
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
 	gmp_arch_inherit_fpenv(gp->sched_sp);
 	gmp_san_g_new(gp);
@@ -289,6 +291,41 @@ int gmp_newtid(void)
 	static uint32_t next = GMP_TID_BASE;
 	uint32_t t = __atomic_add_fetch(&next, 1, __ATOMIC_RELAXED);
 	return (int)(GMP_TID_BASE + (t - GMP_TID_BASE) % 0x3fb00000);
+}
+
+void gmp_setname(struct g *gp, const char *name)
+{
+	strncpy(gp->name, name, sizeof gp->name - 1);
+	int pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
+	if (gp->tid != pid)
+		return;
+	char path[48];
+	snprintf(path, sizeof path, "/proc/self/task/%d/comm", pid);
+	long fd = gmp_syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	gmp_syscall(SYS_write, fd, gp->name, strlen(gp->name));
+	gmp_syscall(SYS_close, fd, 0, 0);
+}
+
+int gmp_getname(struct g *gp, char *buf)
+{
+	if (gp->name[0]) {
+		strcpy(buf, gp->name);
+		return 0;
+	}
+	/* Never named, nor its creator: a new task's comm is the program's. */
+	long fd = gmp_syscall(SYS_openat, AT_FDCWD, "/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return (int)-fd;
+	long n = gmp_syscall(SYS_read, fd, buf, 15);
+	gmp_syscall(SYS_close, fd, 0, 0);
+	if (n < 0)
+		return (int)-n;
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return 0;
 }
 
 int gmp_gettid(void)

@@ -51,6 +51,13 @@ pid_t gmp_kernel_tid(pid_t tid);
  * /proc/PID/task/TID/..., /proc/TID/...): path itself if it names none,
  * else the path with its M's TID, in buf. */
 const char *gmp_kernel_tid_path(const char *path, char *buf, size_t size);
+/* Thread names (pthread_setname_np, prctl's PR_SET_NAME): per G, as
+ * the kernel's comm is per task.  set: name fits (15 bytes and a NUL);
+ * the initial thread's also names the process (ps, pgrep), on the kernel's
+ * leader task.  get: buf holds 16. */
+void gmp_setname(struct g *gp, const char *name);
+int gmp_getname(struct g *gp, char *buf);
+
 /* On g0, the exited G gp is off its M: free it or keep it for a joiner. */
 void gmp_exit_reap(struct m *mp, struct g *gp);
 /* deadline: -1 none, else as in timer.h.  Return errno values. */
