@@ -46,6 +46,7 @@ GMP_BENCH(sleepers, 10000);
 GMP_BENCH(poll_pingpong, 20000);
 GMP_BENCH(select_pingpong, 20000);
 GMP_BENCH(cpu_bound, 100000);
+GMP_BENCH(spin_pingpong, 500);
 GMP_BENCH(cpu_bound_raw_blocked, 100000);
 GMP_BENCH(pthread_kill_self, 50000);
 

@@ -17,6 +17,7 @@ struct gmp_debug {
 	int noevmask;       /* GMPDEBUG=evmask=0: a poll of one fd probes again after each wake, as before stop 48 */
 	int noreadlook;     /* GMPDEBUG=readlook=0: a poll after a read that said EAGAIN polls before it parks, as before stop 49 */
 	int lazycpuclock;   /* GMPDEBUG=cpuclock=0: per-thread CPU accounting from the first ask, as before stop 45 */
+	int nospinwait;     /* GMPDEBUG=spinwait=0: a G preempted in a spin-wait loop gets the usual slices */
 };
 extern struct gmp_debug gmp_debug;
 

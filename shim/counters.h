@@ -21,6 +21,7 @@ struct gmp_pcounters {
 	uint64_t preempts;     /* Gs preempted (signal-based preemption) */
 	uint64_t wakepreempts; /* preemption requests for a woken G (sysmon: gmp_ctr_nop) */
 	uint64_t asyncpreempts; /* ... of preempts, by the signal in the program's code (sysmon.c) */
+	uint64_t spinpreempts; /* ... of those, at a spin-wait hint (preempt.c) */
 	uint64_t handoffs;     /* Ps retaken from a syscall and handed off */
 	uint64_t netpollwakes; /* Gs readied by the netpoller */
 	uint64_t kwaits;       /* kernel waits (gmp_kernelwait_begin), counted at their end */

@@ -132,6 +132,7 @@ static const struct {
 	{ "readlook", &gmp_debug.noreadlook, 1, true },
 	{ "cpuclock", &gmp_debug.lazycpuclock, 1, true },
 	{ "rtprio", &gmp_debug.nortprio, 1, true },
+	{ "spinwait", &gmp_debug.nospinwait, 1, true },
 };
 
 /* GMPDEBUG=name=value,name=value */

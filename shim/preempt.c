@@ -20,6 +20,7 @@
 
 #include "arch.h"
 #include "cancel.h"
+#include "compat/debug.h"
 #include "compat/tls.h"
 #include "gdump.h"
 #include "gsignal.h"
@@ -170,6 +171,14 @@ void gmp_preempt_signal(void *ucv)
 		mp->p->ctr.preempts++;
 		mp->p->ctr.asyncpreempts++;
 		mp->freshslice = true;
+		/* Stopped in a spin-wait loop: the G it waits for may be the
+		 * one queued behind it (sysmon.c, g_slice). */
+		if (!gmp_debug.nospinwait && gmp_arch_spin_hint_near(pc)) {
+			gp->spinwait++;
+			mp->p->ctr.spinpreempts++;
+		} else {
+			gp->spinwait = 0;
+		}
 		mcall(gosched_m, how);
 	}
 resumed:

@@ -294,7 +294,12 @@ enum probe gmp_rescue_probe(struct p *pp, bool take, bool sure, int64_t now)
 	/* Sure that its slice is up, sysmon preempts only a thread in user
 	 * mode, lest a call we never saw end in EINTR. */
 	enum ran r = ran_since_last_look(mp, now);
-	if (r == RAN_ALL || (r == RAN_MOST && !sure)) {
+	/* A G its last preemption found spinning (sysmon.c, SPIN_SLICE_NS)
+	 * is looked at every few tens of microseconds, too soon for RAN_ALL:
+	 * on its CPU most of the time since, it spins still. */
+	struct g *cur = __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE);
+	bool spinning = cur && __atomic_load_n(&cur->spinwait, __ATOMIC_RELAXED);
+	if (r == RAN_ALL || (r == RAN_MOST && (!sure || spinning))) {
 		/* On its CPU all the time: that counts as the first of the
 		 * two sightings below, so that the next slice's end needs one
 		 * look, not two. */

@@ -157,6 +157,7 @@ struct g {
 	uint32_t calls;           /* preemption points passed (preempt.h); sysmon reads it */
 	uint32_t callsseen;       /* sysmon's: calls at its last preemption */
 	uint32_t slicegrow;       /* sysmon's: its slice doubled this often (sysmon.c, g_slice) */
+	uint32_t spinwait;        /* its preemptions in a row that found it at a spin-wait hint */
 	bool woke;                /* readied from a wait while no P was idle, not run since (sysmon.c) */
 	uint32_t preemptoff;      /* inside ld.so's loader, which holds its lock across the program's
 	                           * constructors: not asynchronously preempted there (preempt.h), */

@@ -36,6 +36,7 @@ static void add(struct gmp_pcounters *sum, const struct gmp_pcounters *c)
 	F(preempts);
 	F(wakepreempts);
 	F(asyncpreempts);
+	F(spinpreempts);
 	F(handoffs);
 	F(netpollwakes);
 	F(kwaits);
@@ -82,6 +83,7 @@ EXPORT int gmpshim_read_stats(struct gmpshim_stats *out, size_t size)
 		.drained_read_parks = c.drainparks,
 		.polled_kept = c.pollkeeps,
 		.polled_kept_woken = c.keepwakes,
+		.spin_preemptions = c.spinpreempts,
 	};
 	for (int i = 0; i < GMP_NWAITREASON && i < GMPSHIM_NWAIT; i++) {
 		st.park[i] = c.park[i];
@@ -128,6 +130,7 @@ static void print_stats(void)
 	line(&ob, "global queue takes", c.globtakes);
 	line(&ob, "preemptions", c.preempts);
 	line(&ob, "  in program code", c.asyncpreempts);
+	line(&ob, "    at a spin-wait", c.spinpreempts);
 	line(&ob, "  asked for woken", c.wakepreempts);
 	line(&ob, "syscall hand-offs", c.handoffs);
 	line(&ob, "netpoll wake-ups", c.netpollwakes);

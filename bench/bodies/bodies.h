@@ -24,6 +24,7 @@ void bench_timedwait_expired(long iters);
 void bench_sleepers(long iters);
 void bench_poll_pingpong(long iters);
 void bench_select_pingpong(long iters);
+void bench_spin_pingpong(long iters);
 void bench_cpu_bound(long iters);
 void bench_cpu_bound_raw_blocked(long iters);
 void bench_pthread_kill_self(long iters);

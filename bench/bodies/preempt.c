@@ -106,3 +106,43 @@ void bench_pthread_kill_self(long iters)
 		pthread_kill(self, SIGUSR1);
 	sigaction(SIGUSR1, &old, NULL);
 }
+
+/* Two threads that hand a turn to each other through memory, each
+ * spinning with the CPU's spin-wait hint until the turn is its own (an
+ * OpenMP ordered loop or barrier under an active wait policy), iters
+ * hand-offs.  Where both run at once a hand-off costs a cache line's
+ * trip; on one CPU each one waits until the spinner is switched out. */
+static volatile long turn;
+
+static void spin_hint(void)
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+static void *spin_partner(void *arg)
+{
+	long n = (long)arg;
+	for (long i = 1; i < n; i += 2) {
+		while (turn != i)
+			spin_hint();
+		turn = i + 1;
+	}
+	return NULL;
+}
+
+void bench_spin_pingpong(long iters)
+{
+	turn = 0;
+	pthread_t t;
+	pthread_create(&t, NULL, spin_partner, (void *)iters);
+	for (long i = 0; i < iters; i += 2) {
+		while (turn != i)
+			spin_hint();
+		turn = i + 1;
+	}
+	pthread_join(t, NULL);
+}

@@ -39,6 +39,10 @@ void gmp_arch_setfs(void *tcb);
 bool gmp_arch_syscall_sets_tcb(long nr, const long a[6], void **tcb);
 void gmp_arch_init(void);
 void gmp_arch_signal_pc_sp(void *uc, uintptr_t *pc, uintptr_t *sp);
+/* Whether the code around pc (a few instructions either way, within pc's
+ * page, which is mapped) holds the CPU's spin-wait hint: code interrupted
+ * there is most likely waiting in a loop for another thread. */
+bool gmp_arch_spin_hint_near(uintptr_t pc);
 void gmp_arch_signal_regs(void *uc, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp);
 bool gmp_arch_signal_at_syscall(void *uc, long nr);
 void gmp_arch_signal_end_syscall(void *uc, long ret);

@@ -51,6 +51,8 @@ struct gmpshim_stats {
 	uint64_t async_preemptions;  /* preemptions that stopped a thread in
 	                                the program's own code (the signal's),
 	                                not at its next call into the runtime */
+	uint64_t spin_preemptions;   /* ... of those, in a loop that spins
+	                                with the CPU's spin-wait hint */
 };
 
 /* Exported by libgmpshim.so. */

@@ -75,6 +75,18 @@ void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 	*sp = (uintptr_t)uc->uc_mcontext.sp;
 }
 
+/* YIELD, or ISB or WFE (the spin hints of Rust's, Java's and the kernel's
+ * spin loops here) within 4 instructions. */
+bool gmp_arch_spin_hint_near(uintptr_t pc)
+{
+	uintptr_t page = pc & ~(uintptr_t)4095, lo = pc - 16 < page || pc < 16 ? page : pc - 16;
+	uintptr_t hi = pc + 16 > page + 4092 ? page + 4092 : pc + 16;
+	for (const uint32_t *i = (const uint32_t *)(lo & ~(uintptr_t)3); (uintptr_t)i <= hi; i++)
+		if (*i == 0xd503203f || *i == 0xd5033fdf || *i == 0xd503205f)
+			return true;
+	return false;
+}
+
 /* ... and its frame pointer, enough to unwind from there later. */
 void gmp_arch_signal_regs(void *ucv, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
 {

@@ -82,6 +82,18 @@ void gmp_arch_signal_pc_sp(void *ucv, uintptr_t *pc, uintptr_t *sp)
 	*sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 }
 
+/* PAUSE (F3 90) within 16 bytes: a spin loop around it is a handful of
+ * instructions (pause; load; compare; branch back). */
+bool gmp_arch_spin_hint_near(uintptr_t pc)
+{
+	uintptr_t page = pc & ~(uintptr_t)4095, lo = pc - 16 < page || pc < 16 ? page : pc - 16;
+	uintptr_t hi = pc + 16 > page + 4095 ? page + 4095 : pc + 16;
+	for (const unsigned char *b = (const unsigned char *)lo; (uintptr_t)b < hi; b++)
+		if (b[0] == 0xf3 && b[1] == 0x90)
+			return true;
+	return false;
+}
+
 /* ... and its frame pointer, enough to unwind from there later. */
 void gmp_arch_signal_regs(void *ucv, uintptr_t *pc, uintptr_t *sp, uintptr_t *fp)
 {
