@@ -1,5 +1,6 @@
 /* Thread lifecycle on top of the scheduler: creating a G (Go's newproc1),
- * its exit (goexit0) and joining or detaching it. */
+ * its exit (goexit0) and joining or detaching it; a thread's TID and name,
+ * which the kernel keeps per task and a G keeps itself. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>

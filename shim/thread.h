@@ -1,4 +1,5 @@
-/* Thread lifecycle (thread.c): create, exit, join, detach. */
+/* Thread lifecycle (thread.c): create, exit, join, detach; and what names
+ * a thread: its TID and its name. */
 #ifndef GMP_THREAD_H
 #define GMP_THREAD_H
 
