@@ -7,6 +7,7 @@
 #include "compat/layout.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/preempt.h"
 #include "shim/proc.h"
 #include "shim/runtime.h"
 #include "shim/sys.h"
@@ -24,6 +25,11 @@ GMP_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 		}
 		if (gmp_initialized) {
 			gmp_cancel_async_point();
+			/* A signal that came while it spun here, in the shim's
+			 * code, waits on the G (gmp_sig_must_wait): natively its
+			 * handler runs in the spin (one that exits the thread, or
+			 * the process, on a lock that never comes free). */
+			gmp_preempt_point();
 			gosched();
 		}
 	}

@@ -70,8 +70,13 @@ static int wait_common(struct gmp_sem *s, int64_t deadline)
 		__atomic_add_fetch(&s->glibc.nwaiters, 1, __ATOMIC_ACQ_REL);
 		int err = gmp_futexwait(&s->glibc.value, 0, deadline, WAIT_SEMA);
 		__atomic_sub_fetch(&s->glibc.nwaiters, 1, __ATOMIC_ACQ_REL);
-		if (err == EINTR)
-			return EINTR; /* a semaphore wait is never restarted (signal(7)) */
+		/* The kernel restarts glibc's untimed futex wait after a handler
+		 * with SA_RESTART (ERESTARTSYS), never a timed one
+		 * (ERESTART_RESTARTBLOCK): sem_wait goes on waiting, as
+		 * natively, whatever signal(7) says. */
+		struct g *gp = getg();
+		if (err == EINTR && (deadline >= 0 || gp == NULL || !gp->sigrestart || gmp_cancel_requested(gp)))
+			return EINTR;
 		if (err == ETIMEDOUT) {
 			if (trydec(s) == 0)
 				return 0;

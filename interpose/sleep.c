@@ -10,10 +10,12 @@
 #include "compat/debug.h"
 #include "export.h"
 #include "shim/cancel.h"
+#include "shim/cpuclock.h"
 #include "shim/init.h"
 #include "shim/runtime.h"
 #include "shim/sema.h"
 #include "shim/sys.h"
+#include "shim/syscall.h"
 #include "shim/timer.h"
 
 GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
@@ -24,14 +26,17 @@ GMP_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *
 		return EINVAL;
 	if (clk == CLOCK_THREAD_CPUTIME_ID)
 		return EINVAL; /* the kernel's answer for the caller's own CPU clock */
-	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) {
-		gmp_unsupported("clock_nanosleep on a clock other than REALTIME or MONOTONIC");
+	if (gmp_cpuclock_ours(clk)) {
+		/* another thread's: the kernel would sleep until it has run so long */
+		gmp_unsupported("clock_nanosleep on another thread's CPU clock");
 		return ENOTSUP;
 	}
-	if (getg() == NULL) {
-		/* A foreign thread (shim/foreign.c) blocks its own OS thread:
-		 * the kernel's sleep, with the kernel's signal behaviour. */
-		long r = gmp_syscall6(SYS_clock_nanosleep, clk, flags, (long)req, (long)rem, 0, 0);
+	/* Other clocks (BOOTTIME, TAI, the process's CPU clock; EINVAL or
+	 * EOPNOTSUPP for the rest) are the kernel's, the M blocked in the
+	 * call; so is a foreign thread's sleep (shim/foreign.c): its own OS
+	 * thread, with the kernel's signal behaviour. */
+	if ((clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) || getg() == NULL) {
+		long r = gmp_blocking_syscall6(SYS_clock_nanosleep, clk, flags, (long)req, (long)rem, 0, 0);
 		return r < 0 ? (int)-r : 0;
 	}
 	int64_t deadline;
