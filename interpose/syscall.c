@@ -13,12 +13,14 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <linux/sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "export.h"
+#include "shim/fork.h"
 #include "shim/futex.h"
 #include "shim/gsignal.h"
 #include "shim/runtime.h"
@@ -37,6 +39,48 @@ static long tid_signal(long number, const long *a)
 	if (r > 0)
 		return gmp_ret(gmp_blocking_syscall6(number, a[0], a[1], a[2], a[3], a[4], a[5]));
 	return gmp_ret(r);
+}
+
+/* A new process made behind glibc's back (syscall(SYS_clone) or clone3
+ * without CLONE_VM and with no stack of its own, SYS_fork, SYS_vfork made a
+ * fork as vfork() is): the runtime's fork handlers run around it, as around
+ * glibc's fork.  Without them the child went on with the parent's
+ * netpoller, and its close of an fd the parent polls took the parent's
+ * registration away (Qt's QProcess, whose forkfd clones so: the parent's
+ * wait for the child's pipe slept for good).  0: not such a call. */
+static bool raw_fork(long number, long *a, long *ret)
+{
+	long nr = number;
+	switch (number) {
+#ifdef SYS_fork
+	case SYS_fork:
+		break;
+	case SYS_vfork:
+		nr = SYS_fork;
+		break;
+#endif
+	case SYS_clone:
+		if ((a[0] & (CLONE_VM | CLONE_THREAD)) || a[1] != 0)
+			return false;
+		break;
+	case SYS_clone3: {
+		const struct clone_args *ca = (const struct clone_args *)a[0];
+		if (ca == NULL || (size_t)a[1] < sizeof(uint64_t) * 8 || (ca->flags & (CLONE_VM | CLONE_THREAD)) ||
+		    ca->stack != 0)
+			return false;
+		break;
+	}
+	default:
+		return false;
+	}
+	gmp_fork_prepare();
+	long r = gmp_syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r == 0)
+		gmp_fork_child();
+	else
+		gmp_fork_parent();
+	*ret = gmp_ret(r);
+	return true;
 }
 
 GMP_EXPORT long syscall(long number, ...)
@@ -123,6 +167,17 @@ GMP_EXPORT long syscall(long number, ...)
 			a[1] = (long)&kev;
 		}
 		break;
+#ifdef SYS_fork
+	case SYS_fork:
+	case SYS_vfork:
+#endif
+	case SYS_clone:
+	case SYS_clone3: {
+		long r;
+		if (raw_fork(number, a, &r))
+			return r;
+		break;
+	}
 	case SYS_exit:
 		/* The M's own task would end, not the thread: no P left
 		 * behind in a syscall for it. */

@@ -57,7 +57,7 @@ static void for_all(enum gmp_fork_phase phase)
 		procfs_fork(phase); /* last: a G holding other locks may look */
 }
 
-static void prepare(void)
+void gmp_fork_prepare(void)
 {
 	/* The child has only this M: it must hold its P for real, not one
 	 * sysmon took while it slept in a call the shim never saw. */
@@ -66,12 +66,12 @@ static void prepare(void)
 	for_all(FORK_PREPARE);
 }
 
-static void parent(void)
+void gmp_fork_parent(void)
 {
 	for_all(FORK_PARENT);
 }
 
-static void child(void)
+void gmp_fork_child(void)
 {
 	for_all(FORK_CHILD);
 	/* The locks prepare took were reset, not unlocked: this G holds none. */
@@ -87,5 +87,5 @@ static void child(void)
 
 void gmp_fork_init(void)
 {
-	pthread_atfork(prepare, parent, child);
+	pthread_atfork(gmp_fork_prepare, gmp_fork_parent, gmp_fork_child);
 }

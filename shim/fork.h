@@ -11,5 +11,11 @@ enum gmp_fork_phase { FORK_PREPARE, FORK_PARENT, FORK_CHILD };
 
 /* Registers the runtime's pthread_atfork handlers; once, at start. */
 void gmp_fork_init(void);
+/* Those handlers, for a fork glibc never sees (syscall(SYS_clone) without
+ * CLONE_VM, as Qt's forkfd makes its children): before the call, and
+ * after it in the parent or in the child. */
+void gmp_fork_prepare(void);
+void gmp_fork_parent(void);
+void gmp_fork_child(void);
 
 #endif
