@@ -47,7 +47,9 @@ static long tid_signal(long number, const long *a)
  * glibc's fork.  Without them the child went on with the parent's
  * netpoller, and its close of an fd the parent polls took the parent's
  * registration away (Qt's QProcess, whose forkfd clones so: the parent's
- * wait for the child's pipe slept for good).  0: not such a call. */
+ * wait for the child's pipe slept for good).  Not with CLONE_VFORK: the
+ * parent would hold every runtime lock until the child has exec'd.  false:
+ * not such a call. */
 static bool raw_fork(long number, long *a, long *ret)
 {
 	long nr = number;
@@ -60,13 +62,13 @@ static bool raw_fork(long number, long *a, long *ret)
 		break;
 #endif
 	case SYS_clone:
-		if ((a[0] & (CLONE_VM | CLONE_THREAD)) || a[1] != 0)
+		if ((a[0] & (CLONE_VM | CLONE_THREAD | CLONE_VFORK)) || a[1] != 0)
 			return false;
 		break;
 	case SYS_clone3: {
 		const struct clone_args *ca = (const struct clone_args *)a[0];
-		if (ca == NULL || (size_t)a[1] < sizeof(uint64_t) * 8 || (ca->flags & (CLONE_VM | CLONE_THREAD)) ||
-		    ca->stack != 0)
+		if (ca == NULL || (size_t)a[1] < sizeof(uint64_t) * 8 ||
+		    (ca->flags & (CLONE_VM | CLONE_THREAD | CLONE_VFORK)) || ca->stack != 0)
 			return false;
 		break;
 	}
