@@ -163,11 +163,7 @@ GMP_EXPORT long syscall(long number, ...)
 		a[1] = gmp_kernel_tid((pid_t)a[1]);
 		break;
 	case SYS_timer_create:
-		if (a[1] && ((struct sigevent *)a[1])->sigev_notify == SIGEV_THREAD_ID) {
-			kev = *(struct sigevent *)a[1];
-			kev._sigev_un._tid = gmp_kernel_tid(kev._sigev_un._tid);
-			a[1] = (long)&kev;
-		}
+		a[1] = (long)gmp_kernel_sigevent((struct sigevent *)a[1], &kev);
 		break;
 #ifdef SYS_fork
 	case SYS_fork:

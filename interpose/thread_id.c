@@ -55,9 +55,6 @@ GMP_EXPORT int prlimit64(pid_t pid, enum __rlimit_resource res, const struct rli
 /* A timer whose signal goes to a thread goes to the M running it (docs/compat.md). */
 GMP_EXPORT int timer_create(clockid_t clock, struct sigevent *sev, timer_t *timer)
 {
-	if (sev == NULL || sev->sigev_notify != SIGEV_THREAD_ID)
-		return GMP_REAL(timer_create)(clock, sev, timer);
-	struct sigevent k = *sev;
-	k._sigev_un._tid = gmp_kernel_tid(sev->_sigev_un._tid);
-	return GMP_REAL(timer_create)(clock, &k, timer);
+	struct sigevent k;
+	return GMP_REAL(timer_create)(clock, gmp_kernel_sigevent(sev, &k), timer);
 }

@@ -361,6 +361,15 @@ pid_t gmp_kernel_tid(pid_t tid)
 	return mp ? mp->tid : tid;
 }
 
+struct sigevent *gmp_kernel_sigevent(struct sigevent *sev, struct sigevent *buf)
+{
+	if (sev == NULL || sev->sigev_notify != SIGEV_THREAD_ID)
+		return sev;
+	*buf = *sev;
+	buf->_sigev_un._tid = gmp_kernel_tid(sev->_sigev_un._tid);
+	return buf;
+}
+
 /* path from p on, if it starts with a decimal number followed by '/' or
  * the end: the number in *n and the rest after it. */
 static const char *number(const char *p, long *n)

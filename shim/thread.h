@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -48,6 +49,9 @@ struct g *gmp_tid_g(pid_t tid);
  * M's, the OS thread that runs it now (the caller's own M when the G is
  * not running), as gettid() answered before Gs had TIDs of their own. */
 pid_t gmp_kernel_tid(pid_t tid);
+/* The same for timer_create's sigevent: sev itself unless it is a
+ * SIGEV_THREAD_ID one, else a copy in buf naming the M's TID. */
+struct sigevent *gmp_kernel_sigevent(struct sigevent *sev, struct sigevent *buf);
 /* The same for a /proc path that names a G's TID (/proc/self/task/TID/...,
  * /proc/PID/task/TID/..., /proc/TID/...): path itself if it names none,
  * else the path with its M's TID, in buf. */
