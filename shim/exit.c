@@ -34,6 +34,7 @@ void gmp_thread_exit(void *retval)
 	__atomic_or_fetch(ch, CH_TERMINATED, __ATOMIC_SEQ_CST);
 	if (__atomic_sub_fetch(&sched.ngs, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);
+	gmp_sig_exit(gp);
 	gmp_sigmask_recheck();
 	goexit();
 }

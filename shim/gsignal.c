@@ -25,6 +25,7 @@
 #include "rtsig.h"
 #include "runtime.h"
 #include "sema.h"
+#include "sigtramp.h"
 #include "sigwake.h"
 #include "stack.h"
 #include "sys.h"
@@ -266,10 +267,14 @@ static void keep_info(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
 }
 
-void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si)
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process)
 {
 	if (si->si_code != SI_TKILL || !(__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
 		keep_info(gp, sig, &(struct gmp_fwdinfo){ si->si_code, si->si_pid, si->si_uid, si->si_value });
+	/* The process's still if gp comes to block it first: its exit does,
+	 * from inside the runtime where signals wait. */
+	if (process)
+		__atomic_or_fetch(&gp->sigfromproc, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 }
 
@@ -283,10 +288,7 @@ static void raise_waited(struct g *gp, int sig)
 		siginfo_t si;
 		memset(&si, 0, sizeof si);
 		si.si_signo = sig;
-		si.si_code = f->code;
-		si.si_pid = f->pid;
-		si.si_uid = f->uid;
-		si.si_value = f->value;
+		gmp_fwdinfo_apply(&si, f);
 		gmp_syscall6(SYS_rt_tgsigqueueinfo, gmp_pid, gp->m->tid, sig, (long)&si, 0, 0);
 		return;
 	}
@@ -332,6 +334,7 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
 			continue; /* raised by a handler that interrupted us */
+		__atomic_and_fetch(&gp->sigfromproc, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (gp->sigmask & SIGBIT(sig)) {
 			raise_waited(gp, sig);
 			continue;
@@ -392,6 +395,53 @@ static void set_gmask(struct g *gp, uint64_t mask)
 	gmp_sigmask_count(mask, 1);
 	gmp_sigmask_recheck();
 	__atomic_store_n(&gp->sigmask, mask, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&gp->sigfromproc, __ATOMIC_SEQ_CST) & mask)
+		gmp_sig_retarget(gp);
+}
+
+/* The process-directed signals pending on gp that its mask now blocks:
+ * the kernel never tied them to the thread it woke for them, and hands
+ * them to another thread that takes them, or leaves them pending on the
+ * process (retarget_shared_pending).  Left on gp, they waited for it to
+ * unblock, for good if it exited (LTP's pthread_once/6-1: the signal
+ * sender waits for a handler's sem_post that never came, 7 runs in 10 at
+ * two Ps).  gp: the caller's own G, its mask already stored, which
+ * gmp_sig_forward reads after marking the signal, so that one of the two
+ * sees the other. */
+void gmp_sig_retarget(struct g *gp)
+{
+	uint64_t bits;
+	while ((bits = __atomic_load_n(&gp->sigfromproc, __ATOMIC_SEQ_CST) &
+		       __atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST)) != 0) {
+		int sig = __builtin_ctzll(bits) + 1;
+		uint64_t bit = SIGBIT(sig);
+		__atomic_and_fetch(&gp->sigfromproc, ~bit, __ATOMIC_SEQ_CST);
+		if (!(__atomic_fetch_and(&gp->sigpending, ~bit, __ATOMIC_SEQ_CST) & bit))
+			continue; /* raised, or taken back by its forwarder */
+		struct gmp_fwdinfo f = { SI_USER, 0, 0, { 0 } };
+		if (__atomic_fetch_and(&gp->fwdmask, ~bit, __ATOMIC_SEQ_CST) & bit)
+			f = gp->fwd[sig - 1];
+		gmp_sigtramp_retarget(sig, &f);
+	}
+}
+
+/* As NPTL's start_thread before the thread is gone: the signals it was
+ * sent and takes are delivered now (the kernel would at any of the exit
+ * path's system calls), then it blocks them all, and the process-directed
+ * ones that come after go to another thread (gmp_sig_retarget).  After the
+ * last thread's exit(), whose atexit handlers run with the mask as it
+ * was. */
+void gmp_sig_exit(struct g *gp)
+{
+	gmp_sig_deliver_pending();
+	uint64_t all = ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33));
+	uint64_t kall = all & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&kall, 0, 8, 0, 0);
+	gp->m->sigmask |= kall;
+	/* Not counted any more among the Gs that block (gmp_thread_exit
+	 * took it out with its mask as it was). */
+	__atomic_store_n(&gp->sigmask, all, __ATOMIC_SEQ_CST);
+	gmp_sig_retarget(gp);
 }
 
 struct gmp_hmask gmp_sig_handler_enter(struct g *gp, void *uc)
@@ -509,8 +559,13 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 	want &= gp->sigmask & ~SIGBIT(gmp_preemptsig);
 	__atomic_store_n(&gp->sigwaitset, want, __ATOMIC_SEQ_CST);
 	gmp_sig_deliver_pending();
+	siginfo_t own;
+	if (info == NULL)
+		info = &own;
 	long r = gmp_syscall_intr(SYS_rt_sigtimedwait, (long)set, (long)info, (long)ts, 8, 0, 0);
 	__atomic_store_n(&gp->sigwaitset, 0, __ATOMIC_SEQ_CST);
+	if (r > 0)
+		gmp_sigtramp_sender((int)r, info);
 	uint64_t left = __atomic_exchange_n(&gp->sigkraised, 0, __ATOMIC_SEQ_CST);
 	if (r > 0)
 		left &= ~SIGBIT(r);
@@ -654,6 +709,27 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 		sig_send(self, gp, sig);
 }
 
+/* A process-directed signal the trampoline hands to gp, which takes it:
+ * as gmp_sig_send_info, marked as the process's so that it goes to
+ * another thread if gp comes to block it before raising it (its exit
+ * blocks everything: gmp_sig_retarget).  False if gp blocked it
+ * meanwhile and the caller has it back. */
+bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
+{
+	uint64_t bit = SIGBIT(sig);
+	if (discarded(gp, sig))
+		return true;
+	keep_info(gp, sig, info);
+	__atomic_or_fetch(&gp->sigfromproc, bit, __ATOMIC_SEQ_CST);
+	sig_send(NULL, gp, sig);
+	if (!(__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & bit))
+		return true;
+	if (!(__atomic_fetch_and(&gp->sigpending, ~bit, __ATOMIC_SEQ_CST) & bit))
+		return true; /* gp raised or retargeted it already */
+	__atomic_and_fetch(&gp->sigfromproc, ~bit, __ATOMIC_SEQ_CST);
+	return false;
+}
+
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
  * from the process, pthread_sigqueue's value) instead of our tgkill's. */
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
@@ -773,6 +849,7 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 	while ((let = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~m) != 0) {
 		int sig = __builtin_ctzll(let) + 1;
 		__atomic_and_fetch(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
+		__atomic_and_fetch(&gp->sigfromproc, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);
 	}
 }

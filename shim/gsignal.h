@@ -107,11 +107,22 @@ static inline void gmp_sig_release(struct g *gp)
  * program's code, or the G takes it at such a point first. */
 bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised);
 /* The trampoline, for a signal landing on gp that must wait. */
-void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si);
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process);
 
 int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
+bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info);
+/* Makes *si say it came from f's sender. */
+static inline void gmp_fwdinfo_apply(siginfo_t *si, const struct gmp_fwdinfo *f)
+{
+	si->si_code = f->code;
+	si->si_pid = f->pid;
+	si->si_uid = f->uid;
+	si->si_value = f->value;
+}
+void gmp_sig_retarget(struct g *gp);
+void gmp_sig_exit(struct g *gp);
 /* The self gmp_sig_send wants for a signal sent to target by the caller. */
 struct g *gmp_sig_sender(struct g *target);
 /* tgkill, tkill and rt_tgsigqueueinfo (info) to a G named by its TID, as

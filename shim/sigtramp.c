@@ -162,8 +162,7 @@ static bool forward_to(struct g *gp, int sig, const siginfo_t *si)
 	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
 		return false;
 	struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
-	gmp_sig_send_info(NULL, gp, sig, &f);
-	return true;
+	return gmp_sig_forward(gp, sig, &f);
 }
 
 static bool forward_to_main(int sig, const siginfo_t *si)
@@ -195,12 +194,47 @@ static bool forward_to_taker(int sig, const siginfo_t *si)
 	return t.done;
 }
 
+/* Process-directed signals that went back to the process with kill()
+ * (gmp_sigtramp_retarget), and the senders they came from. */
+static uint64_t reraised;
+static struct gmp_fwdinfo reraised_from[64];
+
+void gmp_sigtramp_retarget(int sig, const struct gmp_fwdinfo *f)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	si.si_signo = sig;
+	gmp_fwdinfo_apply(&si, f);
+	if (forward_to_main(sig, &si) || forward_to_taker(sig, &si))
+		return;
+	/* Every thread blocks it: pending on the process, in the kernel's
+	 * queue, which every M blocks it in too (gsignal.c, idle_mask).  The
+	 * kernel takes the sender's siginfo from us only for a code below 0
+	 * (sigqueue's), other than tkill's. */
+	if (f->code < 0 && f->code != SI_TKILL &&
+	    gmp_syscall(SYS_rt_sigqueueinfo, gmp_pid, sig, (long)&si) == 0)
+		return;
+	reraised_from[sig - 1] = *f;
+	__atomic_or_fetch(&reraised, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	gmp_syscall(SYS_kill, gmp_pid, sig, 0);
+}
+
+void gmp_sigtramp_sender(int sig, siginfo_t *si)
+{
+	if (si->si_code != SI_USER || si->si_pid != gmp_pid ||
+	    !(__atomic_fetch_and(&reraised, ~SIGBIT(sig), __ATOMIC_SEQ_CST) & SIGBIT(sig)))
+		return;
+	gmp_fwdinfo_apply(si, &reraised_from[sig - 1]);
+}
+
 void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 {
 	if (__builtin_expect(gmp_sig_is_runtime(si), 0)) {
 		gmp_rtsig_dispatch(sig, si, uc); /* sent before the runtime moved off sig */
 		return;
 	}
+	if (__builtin_expect(__atomic_load_n(&reraised, __ATOMIC_RELAXED) != 0, 0))
+		gmp_sigtramp_sender(sig, si);
 	/* The kernel gives a process-directed signal to the main thread when
 	 * that thread takes it, and so do we: the kernel's main thread is
 	 * just some M, which may be running any G or none. */
@@ -212,7 +246,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 			/* A process-directed one goes where it would from g0:
 			 * this G may block it (its M's mask lags behind its own). */
 			if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si)))
-				gmp_sig_hold_signal(gp, sig, si);
+				gmp_sig_hold_signal(gp, sig, si, process);
 			return;
 		}
 	}
@@ -221,11 +255,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		 * sender's siginfo, not that of our tgkill. */
 		if (si->si_code == SI_TKILL && (__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))) {
 			__atomic_and_fetch(&gp->fwdmask, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
-			struct gmp_fwdinfo *f = &gp->fwd[sig - 1];
-			si->si_code = f->code;
-			si->si_pid = f->pid;
-			si->si_uid = f->uid;
-			si->si_value = f->value;
+			gmp_fwdinfo_apply(si, &gp->fwd[sig - 1]);
 		} else if (process && gp != &gmp_main_g && forward_to_main(sig, si)) {
 			return;
 		}

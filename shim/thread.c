@@ -146,6 +146,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->sigmask = ta->has_sigmask ? ta->sigmask : getg()->sigmask;
 	gp->sigpending = 0;
 	gp->fwdmask = 0;
+	gp->sigfromproc = 0;
 	gp->sigrestart = true;
 	gmp_sigmask_count(gp->sigmask, 1);
 	gp->altstack = (struct gmp_altstack){ 0 };
