@@ -60,10 +60,6 @@ GMP_EXPORT int prctl(int option, ...)
 		int err = gmp_getname(gp, (char *)a[0]);
 		return err ? (errno = err, -1) : 0;
 	}
-	/* The kernel's: silently cut to 15 bytes. */
-	char name[sizeof gp->name];
-	strncpy(name, (const char *)a[0], sizeof name - 1);
-	name[sizeof name - 1] = '\0';
-	gmp_setname(gp, name);
+	gmp_setname(gp, (const char *)a[0]);
 	return 0;
 }

@@ -36,6 +36,10 @@
 
 uint64_t gmp_unblockable;
 
+/* The kernel ignores SIGKILL and SIGSTOP in a mask; glibc keeps its own
+ * two (SIGCANCEL, SIGSETXID) unblockable. */
+static const uint64_t never_blocked = SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33);
+
 /* The calling thread unblocks a signal that became the runtime's at once
  * (start-up: the process may have inherited it blocked), the other Ms when
  * they next load a mask. */
@@ -434,7 +438,7 @@ void gmp_sig_retarget(struct g *gp)
 void gmp_sig_exit(struct g *gp)
 {
 	gmp_sig_deliver_pending();
-	uint64_t all = ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33));
+	uint64_t all = ~never_blocked;
 	uint64_t kall = all & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&kall, 0, 8, 0, 0);
 	gp->m->sigmask |= kall;
@@ -592,11 +596,8 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 {
 	struct g *gp = getg();
 	struct m *mp = gp->m;
-	/* The kernel ignores SIGKILL and SIGSTOP; glibc keeps its own two
-	 * (SIGCANCEL, SIGSETXID) unblockable. */
-	const uint64_t never = SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33);
 	const uint64_t own = __atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
-	uint64_t kset = set ? *set & ~(never | own) : 0, kold;
+	uint64_t kset = set ? *set & ~(never_blocked | own) : 0, kold;
 	long r = gmp_syscall6(SYS_rt_sigprocmask, how, set ? (long)&kset : 0, (long)&kold, 8, 0, 0);
 	if (r < 0)
 		return (int)-r;
@@ -608,7 +609,7 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 			mask &= ~*set;
 		else
 			mask = *set;
-		mask &= ~never;
+		mask &= ~never_blocked;
 		mp->sigmask = mask & ~own; /* what the kernel just computed */
 		set_gmask(gp, mask);
 	}
@@ -839,7 +840,7 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 	struct g *gp = getg();
 	uint64_t m;
 	memcpy(&m, mask, sizeof m);
-	m &= ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP) | SIGBIT(32) | SIGBIT(33));
+	m &= ~never_blocked;
 	c->kmask = m & ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
 	c->entered = entersyscall();
 	c->saved = gp->sigmask;

@@ -20,6 +20,7 @@
 #include "preempt.h"
 #include "proc.h"
 #include "registry.h"
+#include "rtsig.h"
 #include "runtime.h"
 #include "sanitizer.h"
 #include "rtprio.h"
@@ -298,11 +299,10 @@ int gmp_newtid(void)
 void gmp_setname(struct g *gp, const char *name)
 {
 	strncpy(gp->name, name, sizeof gp->name - 1);
-	int pid = (int)gmp_syscall(SYS_getpid, 0, 0, 0);
-	if (gp->tid != pid)
+	if (gp->tid != gmp_pid)
 		return;
 	char path[48];
-	snprintf(path, sizeof path, "/proc/self/task/%d/comm", pid);
+	snprintf(path, sizeof path, "/proc/self/task/%d/comm", gmp_pid);
 	long fd = gmp_syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -344,7 +344,7 @@ struct g *gmp_tid_g(pid_t tid)
 		return getg() && !(getg()->flags & G_FOREIGN) ? getg() : NULL;
 	if (tid >= GMP_TID_BASE)
 		return gmp_registry_tid(tid);
-	if (tid != (pid_t)gmp_syscall(SYS_getpid, 0, 0, 0))
+	if (tid != gmp_pid)
 		return NULL;
 	/* In a fork child the initial thread is the G that forked. */
 	struct g *gp = gmp_registry_tid(tid);

@@ -57,9 +57,9 @@ struct sigevent *gmp_kernel_sigevent(struct sigevent *sev, struct sigevent *buf)
  * else the path with its M's TID, in buf. */
 const char *gmp_kernel_tid_path(const char *path, char *buf, size_t size);
 /* Thread names (pthread_setname_np, prctl's PR_SET_NAME): per G, as
- * the kernel's comm is per task.  set: name fits (15 bytes and a NUL);
- * the initial thread's also names the process (ps, pgrep), on the kernel's
- * leader task.  get: buf holds 16. */
+ * the kernel's comm is per task.  set: name cut to 15 bytes, as the
+ * kernel cuts a comm; the initial thread's also names the process (ps,
+ * pgrep), on the kernel's leader task.  get: buf holds 16. */
 void gmp_setname(struct g *gp, const char *name);
 int gmp_getname(struct g *gp, char *buf);
 
