@@ -95,6 +95,21 @@ bool gmp_sigmask_may_wait(struct m *mp)
 	return held == 0 || (held & ~idle_mask()) == 0;
 }
 
+/* After an M without a G recorded want as its mask: did the counts gain
+ * a signal want lets in?  want may have come from counts read before a
+ * G blocked that signal, and the recheck of that G's pthread_sigmask or
+ * exit, reading this M's record before the store, found the signal
+ * blocked there already and did not ask it (an M that the kernel switched
+ * out between the two then let in, and took, a signal every thread
+ * blocked).  The store, the fence and the counts read here pair with the
+ * recheck's counts, fence and record read: one of the two sees the
+ * other. */
+static bool idle_mask_behind(uint64_t want)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (idle_mask() & ~want) != 0;
+}
+
 /* stopm, goexit0, the poller: the mask an M without a G runs with.  The
  * caller has cleared mp->curg: the fence orders that before the counts
  * are read, as gmp_sigmask_recheck orders its counts before it reads
@@ -117,12 +132,19 @@ void gmp_sigmask_idle(struct m *mp)
 		__atomic_store_n(&mp->idlemasking, true, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		uint64_t want = idle_mask();
-		if (want != mp->sigmask)
-			gmp_sigmask_setm(mp, want);
+		/* The record stops naming blocked what the kernel is to let
+		 * in before it does, and the counts are read again: a G that
+		 * blocked it since either sees this M's record lacking it and
+		 * asks, or is seen here. */
+		if (want != mp->sigmask) {
+			mp->sigmask &= want;
+			if (!idle_mask_behind(want))
+				gmp_sigmask_setm(mp, want);
+		}
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		__atomic_store_n(&mp->idlemasking, false, __ATOMIC_RELAXED);
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	} while (__atomic_load_n(&mp->idlemaskredo, __ATOMIC_RELAXED));
+	} while (__atomic_load_n(&mp->idlemaskredo, __ATOMIC_RELAXED) || mp->sigmask != idle_mask());
 }
 
 /* After the set of live Gs or their masks changed: once every G blocks a
@@ -206,6 +228,24 @@ void gmp_g0tls_leave(struct gmp_g0tls t)
 		gmp_arch_setfs(t.tp);
 }
 
+static uint64_t uc_mask(void *ucv)
+{
+	uint64_t m;
+	memcpy(&m, &((ucontext_t *)ucv)->uc_sigmask, sizeof m);
+	return m;
+}
+
+/* The runtime's request that an M with no G block what every G blocks:
+ * the mask rt_sigreturn installs changes.  A request nested in a
+ * trampoline of this M's (a program's signal that the M took) only adds
+ * to what that trampoline's context blocks, which stays in force until it
+ * returns; the outermost trampoline then installs the idle mask in its
+ * own context (gmp_sigmask_tramp_leave).  The nested context's mask alone
+ * was undone by the trampoline's rt_sigreturn, with the record saying
+ * blocked what the kernel let in: the next G whose mask equalled the
+ * record ran with its signals unblocked in the kernel, and an idle M took
+ * a process-directed signal every G blocked (tests/integration
+ * signal_idle_mask). */
 void gmp_sigmask_idle_signal(void *ucv)
 {
 	struct m *mp = gmp_signal_g0(ucv);
@@ -215,10 +255,43 @@ void gmp_sigmask_idle_signal(void *ucv)
 		__atomic_store_n(&mp->idlemaskredo, true, __ATOMIC_RELAXED);
 		return;
 	}
-	uint64_t want = idle_mask();
-	ucontext_t *uc = ucv;
-	memcpy(&uc->uc_sigmask, &want, sizeof want);
-	mp->sigmask = want;
+	uint64_t nested = mp->g0tramps > 0 ? uc_mask(ucv) : 0, want;
+	do {
+		want = idle_mask() | nested;
+		memcpy(&((ucontext_t *)ucv)->uc_sigmask, &want, sizeof want);
+		mp->sigmask = want;
+	} while (idle_mask_behind(want));
+}
+
+struct m *gmp_sigmask_tramp_enter(void *uc)
+{
+	struct m *mp = gmp_signal_g0(uc);
+	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != NULL)
+		return NULL;
+	mp->g0tramps++;
+	return mp;
+}
+
+/* Inside gmp_sigmask_idle the M looks again itself (idlemaskredo).
+ * Else every signal stays blocked from here to rt_sigreturn, which
+ * installs the idle mask: a request landing after the mask was chosen
+ * would write its own context only, and reach this one only as it
+ * returned; blocked, it comes after, on the idle context itself. */
+void gmp_sigmask_tramp_leave(struct m *mp, void *ucv)
+{
+	if (mp == NULL || --mp->g0tramps > 0)
+		return;
+	if (__atomic_load_n(&mp->idlemasking, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&mp->idlemaskredo, true, __ATOMIC_RELAXED);
+		return;
+	}
+	uint64_t all = GMP_SIGMASK_ALL, want;
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&all, 0, 8, 0, 0);
+	do {
+		want = idle_mask();
+		memcpy(&((ucontext_t *)ucv)->uc_sigmask, &want, sizeof want);
+		mp->sigmask = want;
+	} while (idle_mask_behind(want));
 }
 
 /* The runtime's own threads (sysmon, the template thread) take no signal
@@ -373,13 +446,6 @@ bool gmp_sig_deliver_pending(void)
 {
 	struct g *gp = getg();
 	return deliver(gp, held_now(gp, gp->inhandler != 0), NULL);
-}
-
-static uint64_t uc_mask(void *ucv)
-{
-	uint64_t m;
-	memcpy(&m, &((ucontext_t *)ucv)->uc_sigmask, sizeof m);
-	return m;
 }
 
 /* kmask is the kernel's mask on gp's M now, inside a handler of the G's or

@@ -49,6 +49,11 @@ static inline void gmp_altstack_load(struct m *mp, struct g *gp)
 bool gmp_sigmask_may_wait(struct m *mp);
 /* The runtime signal's request to reload an idle M's mask. */
 void gmp_sigmask_idle_signal(void *uc);
+/* Around the trampoline's work for a signal that landed on g0 with no G:
+ * the outermost leave gives the context it returns to the idle mask.
+ * _enter returns NULL where there is nothing to do. */
+struct m *gmp_sigmask_tramp_enter(void *uc);
+void gmp_sigmask_tramp_leave(struct m *mp, void *uc);
 int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old);
 bool gmp_sig_deliver_pending(void);
 void gmp_sig_deliver_signal(void *uc);

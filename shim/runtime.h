@@ -318,6 +318,7 @@ struct m {
 	uint64_t sigmask;         /* the OS thread's signal mask right now */
 	bool idlemasking;         /* in gmp_sigmask_idle: its handler leaves the mask alone */
 	bool idlemaskredo;        /* ... and asks it to look again */
+	uint32_t g0tramps;        /* trampolines running on g0 without a G (gmp_sigmask_tramp_enter) */
 	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
 	struct gmp_altstack gsignal;  /* its own, for handlers while it runs no G (gsigstack.c) */
 

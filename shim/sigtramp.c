@@ -267,11 +267,13 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		gmp_sig_handler_return(uc, before);
 		return;
 	}
-	if (process && (forward_to_main(sig, si) || forward_to_taker(sig, si)))
-		return;
-	/* Run here.  On g0 the handler gets the M's own TLS, and the shim's
-	 * calls it makes see no G and act on this OS thread. */
-	struct gmp_g0tls t = gmp_g0tls_enter(uc);
-	(void)call_handler(sig, si, uc);
-	gmp_g0tls_leave(t);
+	struct m *idle = gmp_sigmask_tramp_enter(uc);
+	if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si))) {
+		/* Run here.  On g0 the handler gets the M's own TLS, and the
+		 * shim's calls it makes see no G and act on this OS thread. */
+		struct gmp_g0tls t = gmp_g0tls_enter(uc);
+		(void)call_handler(sig, si, uc);
+		gmp_g0tls_leave(t);
+	}
+	gmp_sigmask_tramp_leave(idle, uc);
 }

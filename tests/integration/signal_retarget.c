@@ -21,8 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
-
-#define WORKERS 2
+#include "sigchurn.h"
 
 static sem_t handled;
 static volatile int stop;
@@ -60,41 +59,9 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static void *churn(void *arg)
-{
-	(void)arg;
-	pthread_t w[WORKERS];
-	long n = 0;
-	for (int i = 0; i < WORKERS; i++)
-		pthread_create(&w[i], NULL, worker, (void *)n++);
-	while (!stop) {
-		for (int i = 0; i < WORKERS; i++) {
-			pthread_join(w[i], NULL);
-			pthread_create(&w[i], NULL, worker, (void *)n++);
-		}
-	}
-	for (int i = 0; i < WORKERS; i++)
-		pthread_join(w[i], NULL);
-	return NULL;
-}
-
-/* Waits for one signal's handler; a signal lost for good shows as 30 s
- * without one. */
-static int wait_handled(void)
-{
-	struct timespec ts = deadline_in(CLOCK_REALTIME, 30000000000L);
-	while (sem_timedwait(&handled, &ts) != 0)
-		if (errno != EINTR)
-			return 0;
-	return 1;
-}
-
 int main(void)
 {
-	sigemptyset(&usersigs);
-	sigaddset(&usersigs, SIGUSR1);
-	sigaddset(&usersigs, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &usersigs, NULL);
+	sigchurn_block_usr(&usersigs);
 	sem_init(&handled, 0, 0);
 	struct sigaction sa = { 0 };
 	sa.sa_sigaction = on_signal;
@@ -116,19 +83,21 @@ int main(void)
 	close(req[0]);
 
 	pthread_t c;
-	pthread_create(&c, NULL, churn, NULL);
+	struct sigchurn ch = { worker, &stop, 0 };
+	pthread_create(&c, NULL, sigchurn_run, &ch);
 	long n = test_work(600), queued = 0, killed = 0;
 	expect_code = SI_QUEUE;
 	expect_pid = getpid();
 	for (long i = 0; i < n; i++, queued++) {
 		expect_value = (int)i;
-		if (sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = (int)i }) != 0 || !wait_handled())
+		if (sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = (int)i }) != 0 ||
+		    !sigchurn_wait_handled(&handled))
 			break;
 	}
 	expect_code = SI_USER;
 	expect_pid = child;
 	for (long i = 0; i < n; i++, killed++)
-		if (write(req[1], "k", 1) != 1 || !wait_handled())
+		if (write(req[1], "k", 1) != 1 || !sigchurn_wait_handled(&handled))
 			break;
 	stop = 1;
 	pthread_join(c, NULL);
@@ -140,6 +109,6 @@ int main(void)
 	CHECK(queued == n, "every sigqueue()d signal reached a worker's handler");
 	CHECK(killed == n, "every signal of the child's kill() reached a worker's handler");
 	CHECK(wrong_info == 0, "each handler saw its sender's si_code, si_pid and si_value");
-	CHECK(made_as_gs(WORKERS + 1), "the threads were made as Gs under the shim");
+	CHECK(made_as_gs(SIGCHURN_WORKERS + 1), "the threads were made as Gs under the shim");
 	return failures != 0;
 }
