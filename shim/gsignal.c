@@ -235,6 +235,35 @@ static uint64_t uc_mask(void *ucv)
 	return m;
 }
 
+/* The M without a G whose g0 a signal interrupted, if it did (with a G,
+ * the M has that G's mask). */
+static struct m *idle_m(void *uc)
+{
+	struct m *mp = gmp_signal_g0(uc);
+	return mp && __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) == NULL ? mp : NULL;
+}
+
+/* Interrupted inside gmp_sigmask_idle, which then looks again itself. */
+static bool idle_deferred(struct m *mp)
+{
+	if (!__atomic_load_n(&mp->idlemasking, __ATOMIC_RELAXED))
+		return false;
+	__atomic_store_n(&mp->idlemaskredo, true, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* The idle mask (and also) into the context rt_sigreturn installs, and
+ * into the record, until no G blocked more meanwhile. */
+static void idle_to_uc(struct m *mp, void *ucv, uint64_t also)
+{
+	uint64_t want;
+	do {
+		want = idle_mask() | also;
+		memcpy(&((ucontext_t *)ucv)->uc_sigmask, &want, sizeof want);
+		mp->sigmask = want;
+	} while (idle_mask_behind(want));
+}
+
 /* The runtime's request that an M with no G block what every G blocks:
  * the mask rt_sigreturn installs changes.  A request nested in a
  * trampoline of this M's (a program's signal that the M took) only adds
@@ -248,50 +277,30 @@ static uint64_t uc_mask(void *ucv)
  * signal_idle_mask). */
 void gmp_sigmask_idle_signal(void *ucv)
 {
-	struct m *mp = gmp_signal_g0(ucv);
-	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != NULL)
-		return; /* it runs a G now, with that G's mask */
-	if (__atomic_load_n(&mp->idlemasking, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&mp->idlemaskredo, true, __ATOMIC_RELAXED);
-		return;
-	}
-	uint64_t nested = mp->g0tramps > 0 ? uc_mask(ucv) : 0, want;
-	do {
-		want = idle_mask() | nested;
-		memcpy(&((ucontext_t *)ucv)->uc_sigmask, &want, sizeof want);
-		mp->sigmask = want;
-	} while (idle_mask_behind(want));
+	struct m *mp = idle_m(ucv);
+	if (mp != NULL && !idle_deferred(mp))
+		idle_to_uc(mp, ucv, mp->g0tramps > 0 ? uc_mask(ucv) : 0);
 }
 
 struct m *gmp_sigmask_tramp_enter(void *uc)
 {
-	struct m *mp = gmp_signal_g0(uc);
-	if (mp == NULL || __atomic_load_n(&mp->curg, __ATOMIC_ACQUIRE) != NULL)
-		return NULL;
-	mp->g0tramps++;
+	struct m *mp = idle_m(uc);
+	if (mp != NULL)
+		mp->g0tramps++;
 	return mp;
 }
 
-/* Inside gmp_sigmask_idle the M looks again itself (idlemaskredo).
- * Else every signal stays blocked from here to rt_sigreturn, which
- * installs the idle mask: a request landing after the mask was chosen
- * would write its own context only, and reach this one only as it
- * returned; blocked, it comes after, on the idle context itself. */
+/* Every signal stays blocked from here to rt_sigreturn, which installs
+ * the idle mask: a request landing after the mask was chosen would write
+ * its own context only, and reach this one only as it returned; blocked,
+ * it comes after, on the idle context itself. */
 void gmp_sigmask_tramp_leave(struct m *mp, void *ucv)
 {
-	if (mp == NULL || --mp->g0tramps > 0)
+	if (mp == NULL || --mp->g0tramps > 0 || idle_deferred(mp))
 		return;
-	if (__atomic_load_n(&mp->idlemasking, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&mp->idlemaskredo, true, __ATOMIC_RELAXED);
-		return;
-	}
-	uint64_t all = GMP_SIGMASK_ALL, want;
+	uint64_t all = GMP_SIGMASK_ALL;
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_BLOCK, (long)&all, 0, 8, 0, 0);
-	do {
-		want = idle_mask();
-		memcpy(&((ucontext_t *)ucv)->uc_sigmask, &want, sizeof want);
-		mp->sigmask = want;
-	} while (idle_mask_behind(want));
+	idle_to_uc(mp, ucv, 0);
 }
 
 /* The runtime's own threads (sysmon, the template thread) take no signal
