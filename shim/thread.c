@@ -153,7 +153,10 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->altstack = (struct gmp_altstack){ 0 };
 	gp->createpc = ta->createpc;
 	gp->parentgoid = getg()->goid;
-	memcpy(gp->name, getg()->name, sizeof gp->name); /* as a task's comm */
+	/* As a task's comm.  Only a name to copy: gp's is zero (fresh, or
+	 * cleared by greset), and a write would bring in its cold page. */
+	if (getg()->name[0])
+		memcpy(gp->name, getg()->name, sizeof gp->name);
 	gp->sched_sp = gmp_arch_new_context(gmp_stack_top(gp), gmain, gp);
 	gmp_arch_inherit_fpenv(gp->sched_sp);
 	gmp_san_g_new(gp);
