@@ -62,6 +62,20 @@ static inline long process_voluntary_switches(void)
 	return ru.ru_nvcsw;
 }
 
+/* The process's resident memory (VmRSS) in KiB, -1 if unreadable. */
+static inline long rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* A fixed amount of CPU work, divided by GMP_TEST_WORK_SCALE (default 1):
  * under an emulator (tests/run-aarch64 sets 10) a chain of arithmetic that
  * takes a second natively takes minutes, and a tenth of it still spans
