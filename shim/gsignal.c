@@ -210,12 +210,20 @@ struct m *gmp_signal_g0(void *uc)
 /* execute writes the register before m->curfs: a signal between the two
  * writes that put m->curfs back would put the last G's TCB under the next
  * G (a SIGPROF on an M switching Gs crashed so, about 1 run in 200 of
- * tests/integration/signal_cputimer). */
+ * tests/integration/signal_cputimer).  But an M without a G keeps the TCB
+ * of the G it ran last until it sleeps or runs another, and once that G
+ * has exited its TCB may be cleared for a new thread on another M
+ * (gmp_tls_setup): its self pointer reads 0 there, and putting that back
+ * left the M with no FS base (signal_retarget crashed so, about 1 run in
+ * 300).  The register then still holds m->curfs: execute's window is
+ * never on a TCB being cleared. */
 struct gmp_g0tls gmp_g0tls_enter(void *uc)
 {
 	struct gmp_g0tls t = { gmp_signal_g0(uc), NULL };
 	if (t.m) {
 		t.tp = gmp_arch_tp();
+		if (t.tp == NULL)
+			t.tp = t.m->curfs;
 		if (t.tp != t.m->owntcb)
 			gmp_arch_setfs(t.m->owntcb);
 	}
