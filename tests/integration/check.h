@@ -76,6 +76,40 @@ static inline long rss_kb(void)
 	return kb;
 }
 
+/* n threads count themselves in and wait until main, once all n are in
+ * (muster_wait_all, which returns holding the lock), has looked at what
+ * they hold and lets them go (muster_release). */
+struct muster {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int in, go;
+};
+#define MUSTER_INIT { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 }
+
+static inline void muster_arrive(struct muster *g, int n)
+{
+	pthread_mutex_lock(&g->mu);
+	if (++g->in == n)
+		pthread_cond_broadcast(&g->cv);
+	while (!g->go)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+}
+
+static inline void muster_wait_all(struct muster *g, int n)
+{
+	pthread_mutex_lock(&g->mu);
+	while (g->in < n)
+		pthread_cond_wait(&g->cv, &g->mu);
+}
+
+static inline void muster_release(struct muster *g)
+{
+	g->go = 1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
 /* A fixed amount of CPU work, divided by GMP_TEST_WORK_SCALE (default 1):
  * under an emulator (tests/run-aarch64 sets 10) a chain of arithmetic that
  * takes a second natively takes minutes, and a tenth of it still spans

@@ -17,19 +17,12 @@
 #define NTHREADS 2000
 #define MAX_KB_PER_THREAD 10.0
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int alive, go;
+static struct muster muster = MUSTER_INIT;
 
 static void *waiter(void *arg)
 {
 	(void)arg;
-	pthread_mutex_lock(&mu);
-	if (++alive == NTHREADS)
-		pthread_cond_broadcast(&cv);
-	while (!go)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	muster_arrive(&muster, NTHREADS);
 	return NULL;
 }
 
@@ -42,14 +35,10 @@ int main(void)
 			fprintf(stderr, "pthread_create %d failed\n", i);
 			return 1;
 		}
-	pthread_mutex_lock(&mu);
-	while (alive < NTHREADS)
-		pthread_cond_wait(&cv, &mu);
+	muster_wait_all(&muster, NTHREADS);
 	double per = (double)(rss_kb() - base) / NTHREADS;
 	int kt = kernel_threads();
-	go = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
+	muster_release(&muster);
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
 

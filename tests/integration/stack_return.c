@@ -18,9 +18,7 @@
  * lists, 64 on each P's), with room for the allocator. */
 #define KEEP_KB (112 * 1024)
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int alive, go;
+static struct muster muster = MUSTER_INIT;
 
 static void *toucher(void *arg)
 {
@@ -28,12 +26,7 @@ static void *toucher(void *arg)
 	volatile char buf[TOUCH];
 	for (size_t i = 0; i < sizeof buf; i += 4096)
 		buf[i] = 1;
-	pthread_mutex_lock(&mu);
-	if (++alive == NTHREADS)
-		pthread_cond_broadcast(&cv);
-	while (!go)
-		pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
+	muster_arrive(&muster, NTHREADS);
 	return (void *)(long)buf[4096];
 }
 
@@ -45,20 +38,16 @@ static long burst(long base, int *gs_ok)
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, TOUCH + 64 * 1024);
 	pthread_t *t = calloc(NTHREADS, sizeof *t);
-	alive = go = 0;
+	muster.in = muster.go = 0;
 	for (int i = 0; i < NTHREADS; i++)
 		if (pthread_create(&t[i], &a, toucher, NULL) != 0) {
 			fprintf(stderr, "pthread_create %d failed\n", i);
 			exit(1);
 		}
-	pthread_mutex_lock(&mu);
-	while (alive < NTHREADS)
-		pthread_cond_wait(&cv, &mu);
+	muster_wait_all(&muster, NTHREADS);
 	long grown = rss_kb() - base;
 	*gs_ok = threads_are_gs(kernel_threads(), 1);
-	go = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
+	muster_release(&muster);
 	for (int i = 0; i < NTHREADS; i++)
 		pthread_join(t[i], NULL);
 	free(t);
