@@ -793,14 +793,12 @@ void gmp_sig_send(struct g *self, struct g *gp, int sig)
 		sig_send(self, gp, sig);
 }
 
-/* A process-directed signal the trampoline hands to gp, which takes it:
- * as gmp_sig_send_info, marked as the process's so that it goes to
- * another thread if gp comes to block it before raising it (its exit
- * blocks everything: gmp_sig_retarget).  False if gp blocked it
- * meanwhile and the caller has it back. */
-bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
+static bool forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 {
 	uint64_t bit = SIGBIT(sig);
+	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_SEQ_CST);
+	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & bit))
+		return false;
 	if (discarded(gp, sig))
 		return true;
 	keep_info(gp, sig, info);
@@ -812,6 +810,37 @@ bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 		return true; /* gp raised or retargeted it already */
 	__atomic_and_fetch(&gp->sigfromproc, ~bit, __ATOMIC_SEQ_CST);
 	return false;
+}
+
+/* A process-directed signal the trampoline hands to gp if that thread is
+ * alive and takes it: as gmp_sig_send_info, marked as the process's so
+ * that it goes to another thread if gp comes to block it before raising
+ * it (its exit blocks everything: gmp_sig_retarget).  False if gp does
+ * not take it, or blocked it meanwhile and the caller has it back.
+ * Pinned, gp is not made a new thread before we are done with it: the
+ * thread that found it alive may have exited and its G been reset for a
+ * new one halfway through, which lost the signal or the sender's siginfo
+ * (tests/integration/signal_retarget: about 1 run in 1,000). */
+bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
+{
+	__atomic_add_fetch(&gp->fwdpins, 1, __ATOMIC_SEQ_CST);
+	bool done = forward(gp, sig, info);
+	__atomic_sub_fetch(&gp->fwdpins, 1, __ATOMIC_RELEASE);
+	return done;
+}
+
+/* gp, a dead thread's G, is to be a new thread's.  A forward that pinned
+ * it before goexit0 made it G_DEAD may be writing to it still, done in a
+ * few instructions unless its M lost the CPU; one that pins it after sees
+ * G_DEAD and lets go. */
+void gmp_sig_unpinned(struct g *gp)
+{
+	for (unsigned i = 1; __atomic_load_n(&gp->fwdpins, __ATOMIC_SEQ_CST) != 0; i++) {
+		if (i % 64 == 0)
+			gmp_syscall(SYS_sched_yield, 0, 0, 0);
+		else
+			gmp_spin_pause();
+	}
 }
 
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded

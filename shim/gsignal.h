@@ -118,6 +118,7 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 void gmp_sig_send(struct g *self, struct g *gp, int sig);
 void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
 bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info);
+void gmp_sig_unpinned(struct g *gp);
 /* Makes *si say it came from f's sender. */
 static inline void gmp_fwdinfo_apply(siginfo_t *si, const struct gmp_fwdinfo *f)
 {

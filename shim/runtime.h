@@ -181,6 +181,7 @@ struct g {
 	struct gmp_altstack altstack; /* sigaltstack of the thread */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	uint64_t sigfromproc;     /* of sigpending, the process-directed ones (gmp_sig_forward) */
+	uint32_t fwdpins;         /* gmp_sig_forward calls on it under way */
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
 	struct m *cpum;           /* ... plus cpuwall ns run in epoch cpuepoch of cpum, */

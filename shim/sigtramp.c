@@ -158,9 +158,6 @@ static bool for_running_thread(int sig, const siginfo_t *si)
  * wait; it raises the signal on itself and handles it with that siginfo. */
 static bool forward_to(struct g *gp, int sig, const siginfo_t *si)
 {
-	uint32_t st = __atomic_load_n(&gp->status, __ATOMIC_ACQUIRE);
-	if (st == G_DEAD || st == G_IDLE || (__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
-		return false;
 	struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
 	return gmp_sig_forward(gp, sig, &f);
 }

@@ -122,9 +122,12 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 		gp = malg(stacksize, guardsize, ustack, usize);
 		if (gp == NULL)
 			return EAGAIN;
-	} else if (ustack) {
-		gp->stack_lo = ustack;
-		gp->stack_size = usize;
+	} else {
+		gmp_sig_unpinned(gp);
+		if (ustack) {
+			gp->stack_lo = ustack;
+			gp->stack_size = usize;
+		}
 	}
 	greset(gp);
 	gp->tid = gmp_newtid();

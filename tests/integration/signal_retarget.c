@@ -29,14 +29,24 @@ static volatile int expect_value;
 static volatile pid_t expect_pid;
 static int expect_code;
 static long wrong_info;
+static struct {
+	siginfo_t got;
+	int code, pid, value; /* what it should have been */
+} first_wrong;
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	int saved = errno;
 	if (si->si_code != expect_code || si->si_pid != expect_pid ||
-	    (sig == SIGUSR1 && si->si_value.sival_int != expect_value))
-		__atomic_add_fetch(&wrong_info, 1, __ATOMIC_RELAXED);
+	    (sig == SIGUSR1 && si->si_value.sival_int != expect_value)) {
+		if (__atomic_add_fetch(&wrong_info, 1, __ATOMIC_RELAXED) == 1) {
+			first_wrong.got = *si;
+			first_wrong.code = expect_code;
+			first_wrong.pid = expect_pid;
+			first_wrong.value = expect_value;
+		}
+	}
 	sem_post(&handled);
 	errno = saved;
 }
@@ -106,6 +116,10 @@ int main(void)
 
 	if (queued != n || killed != n)
 		fprintf(stderr, "handled %ld of %ld queued, %ld of %ld killed\n", queued, n, killed, n);
+	if (wrong_info)
+		fprintf(stderr, "%ld wrong; first: signal %d si_code %d si_pid %d si_value %d, want %d %d %d\n",
+			wrong_info, first_wrong.got.si_signo, first_wrong.got.si_code, (int)first_wrong.got.si_pid,
+			first_wrong.got.si_value.sival_int, first_wrong.code, first_wrong.pid, first_wrong.value);
 	CHECK(queued == n, "every sigqueue()d signal reached a worker's handler");
 	CHECK(killed == n, "every signal of the child's kill() reached a worker's handler");
 	CHECK(wrong_info == 0, "each handler saw its sender's si_code, si_pid and si_value");
