@@ -314,10 +314,16 @@ void gmp_sigmask_tramp_leave(struct m *mp, void *ucv)
 /* The runtime's own threads (sysmon, the template thread) take no signal
  * of the program's; glibc's two internal ones they must (setuid and
  * friends signal every thread glibc knows and wait for each). */
-void gmp_block_signals(void)
+uint64_t gmp_block_signals(void)
 {
-	uint64_t all = ~(SIGBIT(32) | SIGBIT(33));
-	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8, 0, 0);
+	uint64_t all = ~(SIGBIT(32) | SIGBIT(33)), old = 0;
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
+	return old;
+}
+
+void gmp_restore_signals(uint64_t old)
+{
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
 /* fork child: the forking G is the only thread left. */

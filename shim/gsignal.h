@@ -226,7 +226,10 @@ struct gmp_g0tls {
 };
 struct gmp_g0tls gmp_g0tls_enter(void *uc);
 void gmp_g0tls_leave(struct gmp_g0tls t);
-void gmp_block_signals(void);
+/* Blocks on the calling thread what the runtime's own threads block,
+ * returning the mask it had, for gmp_restore_signals. */
+uint64_t gmp_block_signals(void);
+void gmp_restore_signals(uint64_t old);
 void gmp_sig_fork_child(struct g *gp);
 /* A blocking call with a signal mask of its own (gsignal.c). */
 struct gmp_sigcall {

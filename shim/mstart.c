@@ -87,13 +87,26 @@ uintptr_t gmp_m_region_size = 256 * 1024;
 __thread int gmp_creating_os_thread;
 static int (*san_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
+/* NPTL's new thread starts with the mask its creator had (start_thread
+ * restores what pthread_create saved before it blocked everything for the
+ * clone), and blocks the program's signals only once its body runs.
+ * sysmon and the template thread, made from main as the runtime starts,
+ * ran a moment with main's mask: a signal main blocked and sent to the
+ * process right after (LTP fork/12-1) could land on one of them and end
+ * the process with its default action (6 runs in 40 at two Ps).  So the
+ * creator blocks them for the call. */
 static int os_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	if (san_pthread_create == NULL)
-		return gmp_real.pthread_create(t, attr, fn, arg);
-	gmp_creating_os_thread = 1;
-	int err = san_pthread_create(t, attr, fn, arg);
-	gmp_creating_os_thread = 0;
+	uint64_t saved = gmp_block_signals();
+	int err;
+	if (san_pthread_create == NULL) {
+		err = gmp_real.pthread_create(t, attr, fn, arg);
+	} else {
+		gmp_creating_os_thread = 1;
+		err = san_pthread_create(t, attr, fn, arg);
+		gmp_creating_os_thread = 0;
+	}
+	gmp_restore_signals(saved);
 	return err;
 }
 
