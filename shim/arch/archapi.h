@@ -29,6 +29,10 @@ extern char gmp_syscall_cancel_begin[], gmp_syscall_cancel_end[], gmp_syscall_ca
  * (then -EINTR): a cancellation point's system call. */
 long gmp_syscall_cancel_arch(const uint32_t *kick, long nr, long a1, long a2, long a3, long a4, long a5,
 			     long a6);
+/* sigmask.S: the thread's kernel mask becomes *mask; a signal it lets in
+ * interrupts the return at gmp_arch_sigmask_let_in_ret. */
+void gmp_arch_sigmask_let_in(const uint64_t *mask);
+extern char gmp_arch_sigmask_let_in_ret[];
 
 /* Points the thread register at a TCB (context.c says how; where it
  * costs a system call the scheduler calls it only when the next G differs
