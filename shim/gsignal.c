@@ -714,9 +714,11 @@ int gmp_sigmask_change(int how, const uint64_t *set, uint64_t *old)
 			mask = *set;
 		mask &= ~never_blocked;
 		mp->sigmask = mask & ~own; /* what the kernel computed, or is to get */
-		uint64_t knew = how == SIG_UNBLOCK ? kold & ~kset : kset;
-		if (letin && knew != kold)
-			gmp_arch_sigmask_let_in(&knew);
+		if (letin) {
+			uint64_t knew = how == SIG_UNBLOCK ? kold & ~kset : kset;
+			if (knew != kold)
+				gmp_arch_sigmask_let_in(&knew);
+		}
 		set_gmask(gp, mask);
 	}
 	if (old)
