@@ -309,8 +309,12 @@ static int retake(int64_t now, int woken, bool queued, bool tight, bool *longrun
 				slice = gmp_wakeslice_ns;
 			bool timed = gmp_timeslice_ns > 0 && (behind || asked);
 			bool overdue = timed && ran >= slice - SLICE_GRACE_NS;
-			if (tight && timed && !overdue && (*until < 0 || pd->schedwhen + slice < *until))
-				*until = pd->schedwhen + slice;
+			/* Exact looks: at this slice's end, or within a slice
+			 * for one past its end (a request asked for, a probe
+			 * that could not tell). */
+			int64_t due = !overdue ? pd->schedwhen + slice : now + gmp_timeslice_ns;
+			if (tight && timed && (*until < 0 || due < *until))
+				*until = due;
 			/* A signal that landed on the runtime's code waits on the G
 			 * (gmp_sig_must_wait): asked for again until it lands on
 			 * the program's. */
@@ -377,7 +381,7 @@ static int retake(int64_t now, int woken, bool queued, bool tight, bool *longrun
 			pd->syscalltick = t;
 			pd->syscallwhen = now;
 			int64_t tick = woken > 0 ? gmp_wakeslice_ns : gmp_timeslice_ns;
-			if (!tight && queued && tick > 0 && (*until < 0 || now + tick < *until))
+			if (queued && tick > 0 && (*until < 0 || now + tick < *until))
 				*until = now + tick;
 			continue;
 		}
@@ -530,8 +534,14 @@ static void *sysmon(void *arg)
 		 * more than the Ps (each backend of a database forked per
 		 * connection), woke it ~400 times a second per process for
 		 * nothing; the first G that comes to wait behind a running one
-		 * hurries it (gmp_markwoke, newproc, gosched_m). */
-		if (!allidle && waiting && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
+		 * hurries it (gmp_markwoke, newproc, gosched_m).  Exact looks
+		 * need no such bound: retake asks for one at each timed
+		 * slice's end, and a slice after one past its end or after a
+		 * syscall first seen with Gs queued.  Bounded, they also woke
+		 * sysmon every GMP_TIMESLICE while Gs whose slices had grown
+		 * to SLICE_MAX_NS computed, for nothing (2% of gmpbench's
+		 * cpu_bound). */
+		if (!tight && !allidle && waiting && gmp_timeslice_ns > 0 && delay > gmp_timeslice_ns)
 			delay = gmp_timeslice_ns;
 		/* While a woken G waits, look every wake slice.  (Looking every
 		 * quarter slice whenever any G was queued kept slices to their
@@ -557,11 +567,14 @@ static void *sysmon(void *arg)
 		 * hurries only a sleep past a slice: Gs that only compute
 		 * preempted each other at 2 Ps with a wasted look each, the
 		 * preempted G hurrying the sleep sysmon had planned to the
-		 * next slice end (5% of gmpbench's cpu_bound). */
+		 * next slice end (5% of gmpbench's cpu_bound).  Exact looks
+		 * that sleep past a slice (the running Gs' slices have grown)
+		 * are hurried as backed-off ones are. */
 		uint32_t hurry = 0;
 		if (held && sleep > SYSMON_MAX_NS)
 			hurry = HURRY_WATCH;
-		else if (((tight && longrun) || (!allidle && !waiting)) && gmp_wakeslice_ns > 0)
+		else if (((tight && (longrun || (!allidle && sleep > gmp_timeslice_ns))) || (!allidle && !waiting)) &&
+			 gmp_wakeslice_ns > 0)
 			hurry = sleep > gmp_timeslice_ns ? HURRY_QUEUED : sleep > gmp_wakeslice_ns ? HURRY_WOKEN : 0;
 		__atomic_store_n(&sched.sysmonhurry, hurry, __ATOMIC_SEQ_CST);
 		/* What came since the look by a waker that found the flag
