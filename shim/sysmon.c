@@ -371,10 +371,11 @@ static int retake(int64_t now, int woken, bool queued, bool tight, bool *longrun
 		}
 		if (status != P_SYSCALL)
 			continue;
-		/* A syscall seen for the first time gets a whole tick to return:
-		 * with relaxed looks, the tick exact looks would give it while
-		 * Gs wait (a file read or an fsync the Gs queued behind its P
-		 * would otherwise wait a slice for the hand-off, not a wake
+		/* A syscall seen for the first time gets a whole tick to return,
+		 * and while Gs wait sysmon looks again when the tick is up, in
+		 * either kind of look (a file read or an fsync the Gs queued
+		 * behind its P would otherwise wait for the hand-off until
+		 * sysmon's next look, a slice or more later, not a wake
 		 * slice). */
 		uint32_t t = load_acq(&pp->syscalltick);
 		if (pd->syscalltick != t) {
