@@ -227,7 +227,7 @@ GMP_EXPORT int pthread_kill(pthread_t t, int sig)
 	struct g *gp;
 	int err = kill_target(t, sig, &gp);
 	if (err == 0 && sig != 0 && !exited(gp))
-		gmp_sig_send(gmp_sig_sender(gp), gp, sig);
+		err = gmp_sig_send(gmp_sig_sender(gp), gp, sig);
 	return err;
 }
 
@@ -240,7 +240,7 @@ GMP_EXPORT int pthread_sigqueue(pthread_t t, int sig, const union sigval value)
 		err = ESRCH;
 	if (err == 0 && sig != 0) {
 		struct gmp_fwdinfo info = { SI_QUEUE, getpid(), getuid(), value };
-		gmp_sig_send_info(gmp_sig_sender(gp), gp, sig, &info);
+		err = gmp_sig_send_info(gmp_sig_sender(gp), gp, sig, &info);
 	}
 	return err;
 }
@@ -264,8 +264,8 @@ GMP_EXPORT int raise(int sig)
 		errno = EINVAL;
 		return -1;
 	}
-	gmp_sig_send(gp, gp, sig);
-	return 0;
+	int err = gmp_sig_send(gp, gp, sig);
+	return err ? (errno = err, -1) : 0;
 }
 
 /* Signal waits.  The runtime's own requests are thread-directed and never

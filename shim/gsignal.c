@@ -22,6 +22,7 @@
 #include "cancel.h"
 #include "compat/debug.h"
 #include "gsignal.h"
+#include "gsigq.h"
 #include "rtsig.h"
 #include "runtime.h"
 #include "sema.h"
@@ -332,6 +333,9 @@ void gmp_sig_fork_child(struct g *gp)
 	for (int i = 0; i < 64; i++)
 		nblocking[i] = 0;
 	gmp_sigmask_count(gp->sigmask, 1);
+	/* Natively nothing is queued on the child's thread, and a sender in
+	 * the parent may have held the lock. */
+	gmp_sigq_reset(gp);
 }
 
 void gmp_sigmask_setm(struct m *mp, uint64_t want)
@@ -367,8 +371,17 @@ static void keep_info(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 	__atomic_or_fetch(&gp->fwdmask, SIGBIT(sig), __ATOMIC_SEQ_CST);
 }
 
-void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process)
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process, bool raised)
 {
+	if (gmp_sig_queues(sig)) {
+		/* One the G raised was taken off its queue, ahead of the rest. */
+		struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
+		if (raised)
+			gmp_sigq_unget(gp, sig, &f);
+		else
+			(void)gmp_sigq_pend(gp, sig, &f, process, false);
+		return;
+	}
 	if (si->si_code != SI_TKILL || !(__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
 		keep_info(gp, sig, &(struct gmp_fwdinfo){ si->si_code, si->si_pid, si->si_uid, si->si_value });
 	/* The process's still if gp comes to block it first: its exit does,
@@ -428,14 +441,27 @@ static bool deliver(struct g *gp, uint64_t held, bool *restart)
 		return false;
 	}
 	__atomic_store_n(&gp->sigretry, 0, __ATOMIC_RELAXED);
-	uint64_t pend;
-	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask)) != 0) {
+	uint64_t pend, done = 0;
+	while ((pend = gmp_sig_deliverable(gp) & ~(held & ~gp->sigmask) & ~done) != 0) {
 		int sig = __builtin_ctzll(pend) + 1;
+		bool waited = gp->sigmask & SIGBIT(sig);
+		if (gmp_sig_queues(sig)) {
+			/* The next instance comes when the handler of this one
+			 * returns (gmp_sig_handler_return), or the sigwait
+			 * takes it (gmp_sigwait_kernel). */
+			done |= SIGBIT(sig);
+			if (!gmp_sigq_raise_next(gp, sig, waited ? &gp->sigkraised : &gp->sigraised) || waited)
+				continue;
+			if (restart)
+				*restart &= sig_restarts(sig);
+			raised = true;
+			continue;
+		}
 		uint64_t was = __atomic_fetch_and(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		if (!(was & SIGBIT(sig)))
 			continue; /* raised by a handler that interrupted us */
 		__atomic_and_fetch(&gp->sigfromproc, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
-		if (gp->sigmask & SIGBIT(sig)) {
+		if (waited) {
 			raise_waited(gp, sig);
 			continue;
 		}
@@ -508,6 +534,12 @@ void gmp_sig_retarget(struct g *gp)
 		       __atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST)) != 0) {
 		int sig = __builtin_ctzll(bits) + 1;
 		uint64_t bit = SIGBIT(sig);
+		if (gmp_sig_queues(sig)) {
+			struct gmp_fwdinfo f;
+			if (gmp_sigq_take(gp, sig, true, &f))
+				gmp_sigtramp_retarget(sig, &f);
+			continue;
+		}
 		__atomic_and_fetch(&gp->sigfromproc, ~bit, __ATOMIC_SEQ_CST);
 		if (!(__atomic_fetch_and(&gp->sigpending, ~bit, __ATOMIC_SEQ_CST) & bit))
 			continue; /* raised, or taken back by its forwarder */
@@ -657,7 +689,7 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 		info = &own;
 	long r = gmp_syscall_intr(SYS_rt_sigtimedwait, (long)set, (long)info, (long)ts, 8, 0, 0);
 	__atomic_store_n(&gp->sigwaitset, 0, __ATOMIC_SEQ_CST);
-	if (r > 0)
+	if (r > 0 && !gmp_sigq_unwrap(gp, info))
 		gmp_sigtramp_sender((int)r, info);
 	uint64_t left = __atomic_exchange_n(&gp->sigkraised, 0, __ATOMIC_SEQ_CST);
 	if (r > 0)
@@ -670,6 +702,11 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 		struct timespec zero = { 0, 0 };
 		if (gmp_syscall6(SYS_rt_sigtimedwait, (long)&one, (long)&si, (long)&zero, 8, 0, 0) != sig)
 			continue;
+		if (gmp_sig_queues(sig)) {
+			gmp_sigq_unwrap(gp, &si);
+			gmp_sigq_unget(gp, sig, &(struct gmp_fwdinfo){ si.si_code, si.si_pid, si.si_uid, si.si_value });
+			continue;
+		}
 		if (si.si_code != SI_TKILL)
 			keep_info(gp, sig, &(struct gmp_fwdinfo){ si.si_code, si.si_pid, si.si_uid, si.si_value });
 		__atomic_or_fetch(&gp->sigpending, one, __ATOMIC_SEQ_CST);
@@ -770,9 +807,9 @@ static bool discarded(struct g *gp, int sig)
 	return !(__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)) && sig_ignored(sig);
 }
 
-static void sig_send(struct g *self, struct g *gp, int sig)
+/* Gets gp, which has sig pending now, to see it. */
+static void sig_notify(struct g *self, struct g *gp, int sig)
 {
-	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
 	if (gp == self) {
 		if (gp->sigmask & SIGBIT(sig))
 			return;
@@ -805,17 +842,40 @@ static void sig_send(struct g *self, struct g *gp, int sig)
 	}
 }
 
+static void sig_send(struct g *self, struct g *gp, int sig)
+{
+	__atomic_or_fetch(&gp->sigpending, SIGBIT(sig), __ATOMIC_SEQ_CST);
+	sig_notify(self, gp, sig);
+}
+
+/* An instance of real-time signal sig for gp, queued after those pending
+ * on it: 0 or EAGAIN. */
+static int sig_send_rt(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
+{
+	int err = gmp_sigq_pend(gp, sig, info, false, false);
+	if (err == 0)
+		sig_notify(self, gp, sig);
+	return err;
+}
+
+/* The siginfo of a real-time signal raised with tkill. */
+static const struct gmp_fwdinfo tkill_info = { SI_TKILL, 0, 0, { 0 } };
+
 /* Gets sig to gp: pthread_kill.  self: the calling G, or NULL from a
  * signal handler (the trampoline forwarding a process-directed signal),
  * which may have interrupted this very thread inside the runtime with a
  * wait-queue lock or sched.lock held: a parked G is then interrupted by
  * sysmon instead (sigwake.c). */
-void gmp_sig_send(struct g *self, struct g *gp, int sig)
+int gmp_sig_send(struct g *self, struct g *gp, int sig)
 {
 	/* To itself, one it ignores and does not block goes to the kernel,
 	 * which drops it, as natively: no look at the action first. */
-	if (gp == self || !discarded(gp, sig))
-		sig_send(self, gp, sig);
+	if (gp != self && discarded(gp, sig))
+		return 0;
+	if (gmp_sig_queues(sig))
+		return sig_send_rt(self, gp, sig, &tkill_info);
+	sig_send(self, gp, sig);
+	return 0;
 }
 
 static bool forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
@@ -826,6 +886,19 @@ static bool forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 		return false;
 	if (discarded(gp, sig))
 		return true;
+	if (gmp_sig_queues(sig)) {
+		/* Behind an instance already pending on gp, it would stay
+		 * there if gp came to block the signal (gmp_sig_retarget
+		 * takes back only the current one): another thread takes it,
+		 * as the kernel may give it to any. */
+		if (gmp_sigq_pend(gp, sig, info, true, true) != 0)
+			return false;
+		sig_notify(NULL, gp, sig);
+		if (!(__atomic_load_n(&gp->sigmask, __ATOMIC_SEQ_CST) & bit))
+			return true;
+		struct gmp_fwdinfo back;
+		return !gmp_sigq_take(gp, sig, true, &back);
+	}
 	keep_info(gp, sig, info);
 	__atomic_or_fetch(&gp->sigfromproc, bit, __ATOMIC_SEQ_CST);
 	sig_send(NULL, gp, sig);
@@ -870,12 +943,15 @@ void gmp_sig_unpinned(struct g *gp)
 
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
  * from the process, pthread_sigqueue's value) instead of our tgkill's. */
-void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
+int gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info)
 {
 	if (discarded(gp, sig))
-		return;
+		return 0;
+	if (gmp_sig_queues(sig))
+		return sig_send_rt(self, gp, sig, info);
 	keep_info(gp, sig, info);
 	sig_send(self, gp, sig);
+	return 0;
 }
 
 /* pthread_kill is async-signal-safe: from a handler, which may have
@@ -907,13 +983,10 @@ int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info)
 	struct g *self = gmp_sig_sender(gp);
 	if (sig == 0)
 		return 0;
-	if (info == NULL) {
-		gmp_sig_send(self, gp, sig);
-	} else {
-		struct gmp_fwdinfo fi = { info->si_code, info->si_pid, info->si_uid, info->si_value };
-		gmp_sig_send_info(self, gp, sig, &fi);
-	}
-	return 0;
+	if (info == NULL)
+		return -gmp_sig_send(self, gp, sig);
+	struct gmp_fwdinfo fi = { info->si_code, info->si_pid, info->si_uid, info->si_value };
+	return -gmp_sig_send_info(self, gp, sig, &fi);
 }
 
 /* The waits a signal ends natively (a mutex, condition or join wait goes
@@ -983,9 +1056,15 @@ void gmp_sig_masked_enter(struct gmp_sigcall *c, const void *mask)
 	c->saved = gp->sigmask;
 	__atomic_store_n(&gp->sigmask, m, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&gp->sigmasked, true, __ATOMIC_RELEASE);
-	uint64_t let;
-	while ((let = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~m) != 0) {
+	uint64_t let, done = 0;
+	while ((let = __atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & ~m & ~done) != 0) {
 		int sig = __builtin_ctzll(let) + 1;
+		if (gmp_sig_queues(sig)) {
+			/* One per call, as deliver raises them. */
+			if (!gmp_sigq_raise_next(gp, sig, &done))
+				done |= SIGBIT(sig);
+			continue;
+		}
 		__atomic_and_fetch(&gp->sigpending, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		__atomic_and_fetch(&gp->sigfromproc, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 		gmp_syscall(SYS_tgkill, gmp_pid, gp->m->tid, sig);

@@ -111,12 +111,14 @@ static inline void gmp_sig_release(struct g *gp)
  * point meant for it); sysmon asks for it again until it lands on the
  * program's code, or the G takes it at such a point first. */
 bool gmp_sig_must_wait(struct g *gp, void *uc, bool raised);
-/* The trampoline, for a signal landing on gp that must wait. */
-void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process);
+/* The trampoline, for a signal landing on gp that must wait; raised: one
+ * gp raised on itself (its siginfo the instance's). */
+void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process, bool raised);
 
 int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *ts);
-void gmp_sig_send(struct g *self, struct g *gp, int sig);
-void gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
+/* 0, or EAGAIN: a real-time signal that gp's queue has no room for. */
+int gmp_sig_send(struct g *self, struct g *gp, int sig);
+int gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
 bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info);
 void gmp_sig_unpinned(struct g *gp);
 /* Makes *si say it came from f's sender. */

@@ -71,6 +71,8 @@ struct gmp_fwdinfo {
 	union sigval value;
 };
 
+struct gmp_sigq;
+
 /* An alternate signal stack; all zero: none (SS_DISABLE). */
 struct gmp_altstack {
 	void *sp;
@@ -182,6 +184,8 @@ struct g {
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	uint64_t sigfromproc;     /* of sigpending, the process-directed ones (gmp_sig_forward) */
 	uint32_t fwdpins;         /* gmp_sig_forward calls on it under way */
+	uint32_t sigqlock;        /* real-time signals sent after the pending one (gsigq.c): */
+	struct gmp_sigq *sigq;    /* ... here, made when first needed */
 	uint32_t robustheld;      /* robust mutexes it holds (robust.c) */
 	int64_t cputime;          /* CPU time (ns) while cpuclock.c accounts; atomic */
 	struct m *cpum;           /* ... plus cpuwall ns run in epoch cpuepoch of cpum, */

@@ -23,6 +23,7 @@
 
 #include "arch.h"
 #include "gsignal.h"
+#include "gsigq.h"
 #include "lock.h"
 #include "registry.h"
 #include "rtsig.h"
@@ -232,25 +233,29 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 	}
 	if (__builtin_expect(__atomic_load_n(&reraised, __ATOMIC_RELAXED) != 0, 0))
 		gmp_sigtramp_sender(sig, si);
+	struct g *gp = gmp_signal_g(uc);
+	/* A real-time signal a G raised on itself with its instance's
+	 * siginfo (gsigq.c), or with tkill's. */
+	bool own = gmp_sig_queues(sig) && (gmp_sigq_unwrap(gp, si) || si->si_code == SI_TKILL);
 	/* The kernel gives a process-directed signal to the main thread when
 	 * that thread takes it, and so do we: the kernel's main thread is
 	 * just some M, which may be running any G or none. */
-	bool process = !synchronous(sig, si) && si->si_code != SI_TKILL && !for_running_thread(sig, si);
-	struct g *gp = gmp_signal_g(uc);
+	bool process = !own && !synchronous(sig, si) && si->si_code != SI_TKILL && !for_running_thread(sig, si);
 	if (gp != NULL && !synchronous(sig, si)) {
 		bool raised = __atomic_fetch_and(&gp->sigraised, ~SIGBIT(sig), __ATOMIC_SEQ_CST) & SIGBIT(sig);
 		if (__builtin_expect(gp->sighold, 0) || gmp_sig_must_wait(gp, uc, raised)) {
 			/* A process-directed one goes where it would from g0:
 			 * this G may block it (its M's mask lags behind its own). */
 			if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si)))
-				gmp_sig_hold_signal(gp, sig, si, process);
+				gmp_sig_hold_signal(gp, sig, si, process, own);
 			return;
 		}
 	}
 	if (gp != NULL) {
 		/* Raised by the G itself for a signal forwarded to it: the
-		 * sender's siginfo, not that of our tgkill. */
-		if (si->si_code == SI_TKILL && (__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))) {
+		 * sender's siginfo, not that of our tgkill.  (A real-time
+		 * signal's fwd slot is its next instance's by then.) */
+		if (!own && si->si_code == SI_TKILL && (__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig))) {
 			__atomic_and_fetch(&gp->fwdmask, ~SIGBIT(sig), __ATOMIC_SEQ_CST);
 			gmp_fwdinfo_apply(si, &gp->fwd[sig - 1]);
 		} else if (process && gp != &gmp_main_g && forward_to_main(sig, si)) {

@@ -17,6 +17,7 @@
 #include "exit.h"
 #include "gfree.h"
 #include "gsignal.h"
+#include "gsigq.h"
 #include "preempt.h"
 #include "proc.h"
 #include "registry.h"
@@ -151,6 +152,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 	gp->sigpending = 0;
 	gp->fwdmask = 0;
 	gp->sigfromproc = 0;
+	gmp_sigq_reset(gp);
 	gp->sigrestart = true;
 	gmp_sigmask_count(gp->sigmask, 1);
 	gp->altstack = (struct gmp_altstack){ 0 };
