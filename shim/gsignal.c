@@ -965,14 +965,13 @@ struct g *gmp_sig_sender(struct g *target)
 	return self == target || !__atomic_load_n(&gmp_sigdepth, __ATOMIC_ACQUIRE) ? self : NULL;
 }
 
-int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info)
+static int tid_send(pid_t tid, struct g *gp, int sig, const siginfo_t *info)
 {
-	struct g *gp = tid > 0 ? gmp_tid_g(tid) : NULL;
-	if (gp == NULL || (gp->flags & G_FOREIGN))
-		return 1;
-	/* Its TID is gone once it has exited, as natively; the initial
-	 * thread's stays while the process lives (the kernel's). */
-	if (__atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD)
+	/* Its TID is gone once it has exited, as natively (the G may be a
+	 * new thread's by now: TIDs are never reused); the initial thread's
+	 * stays while the process lives (the kernel's). */
+	if (__atomic_load_n(&gp->status, __ATOMIC_ACQUIRE) == G_DEAD ||
+	    (gp != &gmp_main_g && __atomic_load_n(&gp->tid, __ATOMIC_ACQUIRE) != tid))
 		return gp == &gmp_main_g ? 1 : -ESRCH;
 	if (sig < 0 || sig >= NSIG || sig == 32 || sig == 33)
 		return -EINVAL; /* glibc's own two, as pthread_kill answers */
@@ -987,6 +986,20 @@ int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info)
 		return -gmp_sig_send(self, gp, sig);
 	struct gmp_fwdinfo fi = { info->si_code, info->si_pid, info->si_uid, info->si_value };
 	return -gmp_sig_send_info(self, gp, sig, &fi);
+}
+
+/* Pinned as for a forward: the thread found by its TID may exit and its
+ * G become a new thread's between the lookup and the send, which then
+ * went to the new thread. */
+int gmp_sig_tid_send(pid_t tid, int sig, const siginfo_t *info)
+{
+	struct g *gp = tid > 0 ? gmp_tid_g(tid) : NULL;
+	if (gp == NULL || (gp->flags & G_FOREIGN))
+		return 1;
+	__atomic_add_fetch(&gp->fwdpins, 1, __ATOMIC_SEQ_CST);
+	int r = tid_send(tid, gp, sig, info);
+	__atomic_sub_fetch(&gp->fwdpins, 1, __ATOMIC_RELEASE);
+	return r;
 }
 
 /* The waits a signal ends natively (a mutex, condition or join wait goes
