@@ -8,34 +8,44 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "compat/debug.h"
 #include "gsignal.h"
 #include "gsigq.h"
 #include "rtsig.h"
 #include "sys.h"
 
+/* An instance waiting behind the pending one; next: the index of the
+ * following one of its signal, or of the following free entry. */
 struct sigq_entry {
-	int sig;
+	uint32_t next;
 	bool fromproc;
 	struct gmp_fwdinfo info;
 };
 
 /* One page, made the first time gp has more than one instance pending
  * or raises one with a siginfo of its own, and kept with the G for its
- * next threads (a G's memory is never returned).  Natively the limit is
- * per user and higher; 103 instances queued on one thread at once is as
- * far as a program gets here. */
+ * next threads (a G's memory is never returned).  The entries start on
+ * that page and move to a mapping of their own, twice as large each
+ * time, as they outgrow it, up to SIGQ_MAX (natively the limit is
+ * RLIMIT_SIGPENDING, per user: about 96,000 here); they are linked by
+ * index, one FIFO per signal.  The in-flight slots never move: the
+ * siginfo of a raised instance names one. */
 #define SIGQ_BYTES 4096
+#define SIGQ_MAX (1u << 17)
 #define NRT (64 - GMP_SIGRT_FIRST + 1)
+#define NONE UINT32_MAX
 
 struct gmp_sigq {
-	uint32_t head, n;
+	uint32_t head[NRT], tail[NRT]; /* per signal: NONE when empty */
+	uint32_t free, cap;
+	struct sigq_entry *e;
 	/* The siginfo of the instance of each signal raised and not yet
 	 * landed (one at a time: gmp_sigq_raise_next). */
 	struct gmp_fwdinfo inflight[NRT];
-	struct sigq_entry e[(SIGQ_BYTES - 8 - NRT * sizeof(struct gmp_fwdinfo)) / sizeof(struct sigq_entry)];
+	struct sigq_entry first[];
 };
 
-#define SIGQ_CAP (sizeof ((struct gmp_sigq *)0)->e / sizeof(struct sigq_entry))
+#define FIRST_CAP ((SIGQ_BYTES - sizeof(struct gmp_sigq)) / sizeof(struct sigq_entry))
 
 static uint64_t sigq_lock(struct g *gp)
 {
@@ -56,9 +66,52 @@ static void sigq_unlock(struct g *gp, uint64_t old)
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&old, 0, 8, 0, 0);
 }
 
-static struct sigq_entry *at(struct gmp_sigq *q, uint32_t i)
+static void *map(size_t len)
 {
-	return &q->e[(q->head + i) % SIGQ_CAP];
+	long r = gmp_syscall6(SYS_mmap, 0, (long)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return r < 0 && r > -4096 ? NULL : (void *)r;
+}
+
+/* Entries [from, to) onto the free list. */
+static void add_free(struct gmp_sigq *q, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = to; i-- > from;) {
+		q->e[i].next = q->free;
+		q->free = i;
+	}
+}
+
+/* Nothing queued, the entries back on the page. */
+static void empty(struct gmp_sigq *q)
+{
+	if (q->e != q->first && q->e != NULL)
+		gmp_syscall(SYS_munmap, q->e, q->cap * sizeof *q->e, 0);
+	q->e = q->first;
+	q->cap = FIRST_CAP;
+	for (int i = 0; i < NRT; i++)
+		q->head[i] = q->tail[i] = NONE;
+	q->free = NONE;
+	add_free(q, 0, q->cap);
+}
+
+/* A free entry (locked): NONE at SIGQ_MAX or without memory. */
+static uint32_t get_free(struct gmp_sigq *q)
+{
+	if (q->free == NONE) {
+		uint32_t cap = q->cap * 2;
+		struct sigq_entry *e = cap <= SIGQ_MAX ? map(cap * sizeof *e) : NULL;
+		if (e == NULL)
+			return NONE;
+		memcpy(e, q->e, q->cap * sizeof *e);
+		if (q->e != q->first)
+			gmp_syscall(SYS_munmap, q->e, q->cap * sizeof *e, 0);
+		q->e = e;
+		add_free(q, q->cap, cap);
+		q->cap = cap;
+	}
+	uint32_t i = q->free;
+	q->free = q->e[i].next;
+	return i;
 }
 
 /* The instance info becomes gp's current one of sig (locked). */
@@ -78,11 +131,11 @@ static void make_current(struct g *gp, int sig, const struct gmp_fwdinfo *info, 
 static struct gmp_sigq *queue(struct g *gp)
 {
 	if (gp->sigq == NULL) {
-		long r = gmp_syscall6(SYS_mmap, 0, SIGQ_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-				      0);
-		if (r < 0 && r > -4096)
+		struct gmp_sigq *q = map(SIGQ_BYTES);
+		if (q == NULL)
 			return NULL;
-		gp->sigq = (struct gmp_sigq *)r;
+		gp->sigq = q;
+		empty(q);
 	}
 	return gp->sigq;
 }
@@ -97,12 +150,22 @@ int gmp_sigq_pend(struct g *gp, int sig, const struct gmp_fwdinfo *info, bool fr
 		err = EBUSY;
 	} else {
 		struct gmp_sigq *q = queue(gp);
-		if (q == NULL || q->n == SIGQ_CAP)
+		uint32_t i = q ? get_free(q) : NONE;
+		if (i == NONE) {
 			err = EAGAIN;
-		else
-			*at(q, q->n++) = (struct sigq_entry){ sig, fromproc, *info };
+		} else {
+			int k = sig - GMP_SIGRT_FIRST;
+			q->e[i] = (struct sigq_entry){ NONE, fromproc, *info };
+			if (q->tail[k] == NONE)
+				q->head[k] = i;
+			else
+				q->e[q->tail[k]].next = i;
+			q->tail[k] = i;
+		}
 	}
 	sigq_unlock(gp, old);
+	if (err == EAGAIN)
+		gmp_unsupported("a real-time signal sent to a thread whose queue is full (EAGAIN)");
 	return err;
 }
 
@@ -111,19 +174,18 @@ int gmp_sigq_pend(struct g *gp, int sig, const struct gmp_fwdinfo *info, bool fr
 static bool next_current(struct g *gp, int sig)
 {
 	struct gmp_sigq *q = gp->sigq;
-	if (q == NULL)
+	int k = sig - GMP_SIGRT_FIRST;
+	if (q == NULL || q->head[k] == NONE)
 		return false;
-	for (uint32_t i = 0; i < q->n; i++) {
-		struct sigq_entry e = *at(q, i);
-		if (e.sig != sig)
-			continue;
-		for (uint32_t j = i; j + 1 < q->n; j++)
-			*at(q, j) = *at(q, j + 1);
-		q->n--;
-		make_current(gp, sig, &e.info, e.fromproc);
-		return true;
-	}
-	return false;
+	uint32_t i = q->head[k];
+	struct sigq_entry e = q->e[i];
+	q->head[k] = e.next;
+	if (e.next == NONE)
+		q->tail[k] = NONE;
+	q->e[i].next = q->free;
+	q->free = i;
+	make_current(gp, sig, &e.info, e.fromproc);
+	return true;
 }
 
 /* Takes the current instance (locked). */
@@ -154,14 +216,18 @@ void gmp_sigq_unget(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 	uint64_t old = sigq_lock(gp);
 	if (__atomic_load_n(&gp->sigpending, __ATOMIC_SEQ_CST) & SIGBIT(sig)) {
 		struct gmp_sigq *q = queue(gp);
-		if (q == NULL || q->n == SIGQ_CAP) {
+		uint32_t i = q ? get_free(q) : NONE;
+		if (i == NONE) {
 			sigq_unlock(gp, old);
-			return; /* lost, as the kernel loses what it cannot queue */
+			gmp_unsupported("a real-time signal put back on a thread whose queue is full: lost");
+			return;
 		}
-		q->head = (q->head + SIGQ_CAP - 1) % SIGQ_CAP;
-		q->n++;
+		int k = sig - GMP_SIGRT_FIRST;
 		bool fromproc = __atomic_load_n(&gp->sigfromproc, __ATOMIC_SEQ_CST) & SIGBIT(sig);
-		*at(q, 0) = (struct sigq_entry){ sig, fromproc, gp->fwd[sig - 1] };
+		q->e[i] = (struct sigq_entry){ q->head[k], fromproc, gp->fwd[sig - 1] };
+		q->head[k] = i;
+		if (q->tail[k] == NONE)
+			q->tail[k] = i;
 	}
 	make_current(gp, sig, info, false);
 	sigq_unlock(gp, old);
@@ -170,7 +236,7 @@ void gmp_sigq_unget(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 void gmp_sigq_reset(struct g *gp)
 {
 	if (gp->sigq)
-		gp->sigq->n = 0;
+		empty(gp->sigq);
 	gp->sigqlock = 0;
 }
 

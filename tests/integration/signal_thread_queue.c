@@ -141,8 +141,12 @@ static void *target_main(void *arg)
 		} else {
 			while (sem_wait(&tg->go) != 0)
 				; /* EINTR: a handler ran (mode 1) */
-			if (tg->mode == 0)
-				pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+			/* A system call, where the kernel delivers what is
+			 * pending: sem_wait may not have made one (natively the
+			 * signals come at once, interrupting the thread; under
+			 * the shim, one asked for while the thread runs the
+			 * runtime's code waits for a point where handlers run). */
+			pthread_sigmask(tg->mode == 0 ? SIG_UNBLOCK : SIG_BLOCK, tg->mode == 0 ? &one : NULL, NULL);
 			tg->ok = seen_in_order(N, SI_TKILL);
 		}
 		sem_post(&tg->done);
