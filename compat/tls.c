@@ -17,6 +17,7 @@
  * The helpers just below are the only code that differs. */
 #include <dlfcn.h>
 #include <link.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -51,6 +52,8 @@ static size_t off_list;              /* struct pthread's list_t (NPTL's stack li
 /* The offsets below are from the pthread_t, like the descriptors'. */
 static ptrdiff_t off_rseq_cpu = -1;  /* -1: no rseq area */
 static ptrdiff_t off_resp = -1;      /* __resp */
+static ptrdiff_t off_robust = -1;    /* struct pthread's robust_head, -1: unknown */
+static long robust_futex_offset;     /* ... and the futex_offset glibc gives it */
 static ptrdiff_t off_curg;           /* the runtime's "current G" variable */
 static char *main_tcb;              /* the initial thread's */
 static unsigned char main_header[TCB_COPY_TO > 0 ? TCB_COPY_TO : 1];
@@ -308,6 +311,16 @@ void gmp_tls_init(const void *curg_var)
 	off_curg = (const char *)curg_var - tp;
 	main_tcb = tp;
 
+	/* glibc registered the initial thread's own robust list head (no
+	 * field descriptor names it). */
+	struct robust_list_head *rh;
+	size_t rlen;
+	if (gmp_arch_syscall6(SYS_get_robust_list, 0, (long)&rh, (long)&rlen, 0, 0, 0) == 0 && rh != NULL &&
+	    (char *)rh > tp - (ptrdiff_t)tcb_size && (char *)rh < tp + (ptrdiff_t)tcb_size) {
+		off_robust = (char *)rh - tp;
+		robust_futex_offset = rh->futex_offset;
+	}
+
 	void **resp = dlvsym(RTLD_DEFAULT, "__resp", "GLIBC_PRIVATE");
 	if (resp)
 		off_resp = (char *)resp - tp;
@@ -363,8 +376,22 @@ static void fill_tcb(char *tcb, int tid, void *curg, void *res)
 	if (off_rseq_cpu >= 0)
 		*(int32_t *)(tcb + off_rseq_cpu) = -1;
 	*(void **)(tcb + off_curg) = curg;
+	/* Empty, as NPTL's pthread_create leaves it (and robust_prev, the word
+	 * before it, pointing at it). */
+	struct robust_list_head *rh = gmp_tls_robust_head(tcb);
+	if (rh) {
+		rh->list.next = &rh->list;
+		rh->futex_offset = robust_futex_offset;
+		rh->list_op_pending = NULL;
+		((void **)rh)[-1] = rh;
+	}
 	if (off_resp >= 0 && res)
 		*(void **)(tcb + off_resp) = res;
+}
+
+struct robust_list_head *gmp_tls_robust_head(void *tcb)
+{
+	return off_robust == -1 ? NULL : (struct robust_list_head *)((char *)tcb + off_robust);
 }
 
 int gmp_tls_setup(void *tcbv, int tid, void *curg, void *res, int reuse)

@@ -20,6 +20,10 @@ void *gmp_tls_place(uintptr_t gaddr, uintptr_t *tls_lo);
 uintptr_t gmp_tls_lowest(void *tcb);
 /* The TID field glibc reads through THREAD_GETMEM(tid). */
 int *gmp_tls_tidp(void *tcb);
+/* The robust list head in struct pthread, which NPTL registers with the
+ * kernel as every thread starts (empty in a new G's TCB); NULL if the
+ * initial thread had none registered to learn its place from. */
+struct robust_list_head *gmp_tls_robust_head(void *tcb);
 bool gmp_tls_is_tcb(const void *tcb);
 /* glibc's cancellation fields of a TCB: cancelhandling (the state, type
  * and request bits glibc's own code reads, see shim/cancel.h) and

@@ -1,6 +1,7 @@
 /* Thread names, per G (shim/thread.h): pthread_setname_np and
  * pthread_getname_np, and prctl's PR_SET_NAME and PR_GET_NAME, which name
- * the calling thread (the M's task runs every G it is given). */
+ * the calling thread (the M's task runs every G it is given); and prctl's
+ * other per-thread question, PR_GET_TID_ADDRESS (shim/futex.h). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 
 #include "compat/realsym.h"
 #include "export.h"
+#include "shim/futex.h"
 #include "shim/init.h"
 #include "shim/registry.h"
 #include "shim/runtime.h"
@@ -54,8 +56,13 @@ GMP_EXPORT int prctl(int option, ...)
 		a[i] = va_arg(ap, unsigned long);
 	va_end(ap);
 	struct g *gp = gmp_initialized ? getg() : NULL;
-	if (gp == NULL || (gp->flags & G_FOREIGN) || (option != PR_SET_NAME && option != PR_GET_NAME))
+	if (gp == NULL || (gp->flags & G_FOREIGN) ||
+	    (option != PR_SET_NAME && option != PR_GET_NAME && option != PR_GET_TID_ADDRESS))
 		return GMP_REAL(prctl)(option, a[0], a[1], a[2], a[3]);
+	if (option == PR_GET_TID_ADDRESS) {
+		*(int **)a[0] = gmp_futex_tid_address(gp);
+		return 0;
+	}
 	if (option == PR_GET_NAME) {
 		int err = gmp_getname(gp, (char *)a[0]);
 		return err ? (errno = err, -1) : 0;

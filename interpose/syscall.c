@@ -127,6 +127,8 @@ GMP_EXPORT long syscall(long number, ...)
 		return gmp_ret(gmp_futex_set_robust_list((void *)a[0], (size_t)a[1]));
 	case SYS_get_robust_list:
 		return gmp_ret(gmp_futex_get_robust_list((int)a[0], (void **)a[1], (size_t *)a[2]));
+	case SYS_set_tid_address:
+		return gmp_ret(gmp_futex_set_tid_address((int *)a[0]));
 	/* Threads named by TID (shim/thread.h, "Thread IDs"). */
 	case SYS_gettid:
 		return gmp_gettid();

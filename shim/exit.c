@@ -29,6 +29,7 @@ void gmp_thread_exit(void *retval)
 	gmp_robust_exit(gp);
 	gmp_futex_pi_exit(gp);
 	gmp_futex_robust_exit(gp);
+	gmp_futex_cleartid_exit(gp);
 	gmp_rt_exit(gp);
 	/* A pthread_cancel from now on, until the G is joined, does nothing. */
 	__atomic_or_fetch(ch, CH_TERMINATED, __ATOMIC_SEQ_CST);

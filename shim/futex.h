@@ -31,6 +31,13 @@ long gmp_sys_futex2(long nr, const long *args);
 long gmp_futex_set_robust_list(void *head, size_t len);
 long gmp_futex_get_robust_list(int pid, void **headp, size_t *lenp);
 void gmp_futex_robust_exit(struct g *gp);
+/* set_tid_address through syscall() and prctl(PR_GET_TID_ADDRESS): a G's
+ * clear_child_tid is its own (the M's task runs many threads), cleared
+ * and woken at its exit as the kernel does (gmp_futex_cleartid_exit).
+ * set_tid_address returns the G's TID. */
+long gmp_futex_set_tid_address(int *tidptr);
+int *gmp_futex_tid_address(struct g *gp);
+void gmp_futex_cleartid_exit(struct g *gp);
 
 /* --- between the futex modules --- */
 

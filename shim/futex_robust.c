@@ -1,4 +1,5 @@
 /* Robust lists a program registers itself through syscall(SYS_set_robust_list)
+ * and the clear_child_tid word of set_tid_address, per G
  * (glibc registers its own with an inline system call, which never comes
  * here; robust.c covers glibc's robust mutexes).
  *
@@ -17,6 +18,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 
+#include "compat/tls.h"
 #include "futex.h"
 #include "mapkind.h"
 #include "sys.h"
@@ -41,19 +43,49 @@ long gmp_futex_get_robust_list(int pid, void **headp, size_t *lenp)
 	struct g *gp = getg() ? gmp_tid_g(pid) : NULL;
 	if (gp == NULL || (gp->flags & G_FOREIGN))
 		return gmp_syscall(SYS_get_robust_list, pid, headp, lenp);
-	*headp = gp->rawrobust;
+	/* NPTL registers every thread's own head as it starts (stress-ng's
+	 * pthread stressor copies it: a NULL head crashed it). */
+	*headp = gp->rawrobust ? gp->rawrobust : gmp_tls_robust_head(gp->tcb);
 	*lenp = sizeof(struct robust_list_head);
 	return 0;
 }
 
-static bool readable(const void *p)
+long gmp_futex_set_tid_address(int *tidptr)
 {
-	return (uintptr_t)p % sizeof(void *) == 0 && gmp_mapkind(p) != MAPKIND_NONE;
+	struct g *gp = getg();
+	if (gp == NULL || (gp->flags & G_FOREIGN))
+		return gmp_syscall(SYS_set_tid_address, tidptr, 0, 0);
+	gp->cleartid = tidptr;
+	gp->cleartidset = true;
+	return gp->tid;
 }
 
-static void owner_died(uint32_t *uaddr, int tid, bool pi, bool pending)
+int *gmp_futex_tid_address(struct g *gp)
 {
-	if ((uintptr_t)uaddr % 4 != 0 || gmp_mapkind(uaddr) == MAPKIND_NONE)
+	return gp->cleartidset ? gp->cleartid : gmp_tls_tidp(gp->tcb);
+}
+
+/* Whether p, aligned to align, may be read: a look at the mappings (a
+ * system call) for each page not seen mapped before in this walk, *seen
+ * (the kernel reads the list fault-safely, as cheaply as any memory; a
+ * list stress-ng registers, a copy of the TCB's head, leads into a loop
+ * that the kernel walks to its limit: 2,048 looks at every thread exit). */
+static bool readable(const void *p, uintptr_t align, uintptr_t *seen)
+{
+	uintptr_t page = (uintptr_t)p & ~(uintptr_t)4095;
+	if ((uintptr_t)p % align != 0)
+		return false;
+	if (page == *seen)
+		return true;
+	if (gmp_mapkind(p) == MAPKIND_NONE)
+		return false;
+	*seen = page;
+	return true;
+}
+
+static void owner_died(uint32_t *uaddr, int tid, bool pi, bool pending, uintptr_t *seen)
+{
+	if (!readable(uaddr, 4, seen))
 		return;
 	uint32_t w = __atomic_load_n(uaddr, __ATOMIC_ACQUIRE);
 	if (pending && !pi && w == 0) {
@@ -71,10 +103,24 @@ static void owner_died(uint32_t *uaddr, int tid, bool pi, bool pending)
 		gmp_sys_futex(uaddr, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
+/* As the kernel's mm_release: 0 into the word, and one waiter woken
+ * (stress-ng's pthread stressor sets it back to the TCB's own, which the
+ * runtime manages itself). */
+void gmp_futex_cleartid_exit(struct g *gp)
+{
+	int *p = gp->cleartid;
+	if (!gp->cleartidset || p == NULL || p == gmp_tls_tidp(gp->tcb) || (uintptr_t)p % 4 != 0 ||
+	    gmp_mapkind(p) == MAPKIND_NONE)
+		return;
+	__atomic_store_n(p, 0, __ATOMIC_RELEASE);
+	gmp_sys_futex((uint32_t *)p, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
 void gmp_futex_robust_exit(struct g *gp)
 {
 	struct robust_list_head *head = gp->rawrobust;
-	if (head == NULL || !readable(head))
+	uintptr_t seen = 0;
+	if (head == NULL || !readable(head, sizeof(void *), &seen))
 		return;
 	gp->rawrobust = NULL;
 	long off = head->futex_offset;
@@ -82,13 +128,15 @@ void gmp_futex_robust_exit(struct g *gp)
 	uintptr_t entry = (uintptr_t)head->list.next;
 	for (int limit = ROBUST_LIMIT; entry != (uintptr_t)&head->list && limit > 0; limit--) {
 		struct robust_list *e = (struct robust_list *)(entry & ~(uintptr_t)1);
-		if (!readable(e))
+		if (!readable(e, sizeof(void *), &seen))
 			break;
 		uintptr_t next = (uintptr_t)e->next;
 		if (entry != pending)
-			owner_died((uint32_t *)((char *)e + off), gp->tid, entry & 1, false);
+			owner_died((uint32_t *)((char *)e + off), gp->tid, entry & 1, false, &seen);
+		if (next == entry)
+			break; /* the kernel would visit it to its limit, to no more effect */
 		entry = next;
 	}
 	if (pending)
-		owner_died((uint32_t *)((char *)(pending & ~(uintptr_t)1) + off), gp->tid, pending & 1, true);
+		owner_died((uint32_t *)((char *)(pending & ~(uintptr_t)1) + off), gp->tid, pending & 1, true, &seen);
 }

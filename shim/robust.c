@@ -61,7 +61,6 @@ static struct {
 } rl;
 
 static int robust_tid; /* the template thread's TID once it registered */
-static long head_off;  /* where struct pthread keeps its robust_list_head */
 
 #define D(m) ((m)->__data)
 #define HEAD ((struct node *)&rl.head.list)
@@ -123,12 +122,6 @@ void gmp_robust_register(void)
 {
 	if (rl.head.list.next == NULL)
 		list_init();
-	/* glibc registered this NPTL thread's own head: that tells us where
-	 * struct pthread keeps it, for the condvar path below. */
-	struct robust_list_head *own;
-	size_t len;
-	if (gmp_syscall(SYS_get_robust_list, 0, &own, &len) == 0)
-		head_off = (char *)own - (char *)gmp_arch_tp();
 	gmp_syscall(SYS_set_robust_list, &rl.head, sizeof rl.head, 0);
 	__atomic_store_n(&robust_tid, (int)gmp_syscall(SYS_gettid, 0, 0, 0), __ATOMIC_RELEASE);
 }
@@ -354,17 +347,17 @@ int gmp_robust_cond_wait(pthread_mutex_t *m, int (*wait)(void *, pthread_mutex_t
 {
 	if (!gmp_robust_held(m))
 		return EPERM;
-	if (head_off == 0) {
+	struct g *gp = getg();
+	char *tcb = gp->tcb;
+	struct robust_list_head *gh = gmp_tls_robust_head(tcb);
+	if (gh == NULL) {
 		gmp_unsupported("pthread_cond_wait: cannot find glibc's robust list head (EINVAL)");
 		return EINVAL;
 	}
-	struct g *gp = getg();
 	bool entered = entersyscall();
 	struct m *mp = gp->m;
 	int mtid = mp->tid, tid = owner_tid(), self = gp->tid;
 	uint32_t *w = (uint32_t *)&D(m).__lock;
-	char *tcb = gp->tcb;
-	struct robust_list_head *gh = (struct robust_list_head *)(tcb + head_off);
 	void **ghprev = (void **)((char *)gh - sizeof(void *));
 	struct robust_list_head *saved;
 	size_t len;

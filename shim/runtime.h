@@ -149,6 +149,8 @@ struct g {
 	const void *pitarget;     /* FUTEX_WAIT_REQUEUE_PI: the PI word it may be moved to */
 	void *rawrobust;          /* robust list head set through syscall(SYS_set_robust_list) */
 	size_t rawrobustlen;
+	int *cleartid;            /* set through syscall(SYS_set_tid_address), */
+	bool cleartidset;         /* ... if this is set (else the TCB's TID, as NPTL's clone) */
 	uint32_t waitreason;
 	int wakeup;               /* why gopark returned: 0 woken, else ETIMEDOUT */
 	bool rescued;             /* in G_SYSCALL by sysmon's doing, not its own */

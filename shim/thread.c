@@ -101,6 +101,7 @@ static void greset(struct g *gp)
 	gp->preemptoffsince = 0;
 	gp->rawrobust = NULL;
 	gp->rawrobustlen = 0;
+	gp->cleartidset = false;
 	gp->cancelpoint = 0;
 	gp->cancelkick = 0;
 	gp->shimhandlers = 0;
