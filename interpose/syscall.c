@@ -24,6 +24,7 @@
 #include "shim/futex.h"
 #include "shim/gsignal.h"
 #include "shim/runtime.h"
+#include "shim/schedattr.h"
 #include "shim/sys.h"
 #include "shim/syscall.h"
 #include "shim/thread.h"
@@ -149,14 +150,22 @@ GMP_EXPORT long syscall(long number, ...)
 										    : PRIO_PROCESS))
 			a[1] = gmp_kernel_tid((pid_t)a[1]);
 		break;
+	case SYS_sched_setattr:
+	case SYS_sched_getattr: {
+		struct g *gp = gmp_tid_g((pid_t)a[0]);
+		if (gp && !(gp->flags & G_FOREIGN))
+			return gmp_ret(number == SYS_sched_setattr
+					       ? gmp_sched_setattr(gp, (const void *)a[1], (unsigned int)a[2])
+					       : gmp_sched_getattr(gp, (void *)a[1], (unsigned int)a[2], (unsigned int)a[3]));
+		a[0] = gmp_kernel_tid((pid_t)a[0]);
+		break;
+	}
 	case SYS_sched_setaffinity:
 	case SYS_sched_getaffinity:
 	case SYS_sched_setscheduler:
 	case SYS_sched_getscheduler:
 	case SYS_sched_setparam:
 	case SYS_sched_getparam:
-	case SYS_sched_setattr:
-	case SYS_sched_getattr:
 	case SYS_sched_rr_get_interval:
 	case SYS_prlimit64:
 		a[0] = gmp_kernel_tid((pid_t)a[0]);

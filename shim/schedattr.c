@@ -12,9 +12,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "arch.h"
+#include "compat/debug.h"
 #include "rtprio.h"
 #include "runtime.h"
 #include "schedattr.h"
@@ -103,6 +105,71 @@ int gmp_checksched(int policy, int prio)
 	default: /* SCHED_DEADLINE needs sched_setattr; others do not exist */
 		return EINVAL;
 	}
+	return 0;
+}
+
+/* The kernel's struct sched_attr (its first 48 bytes are version 0). */
+struct kattr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+	uint32_t util_min, util_max;
+};
+#define ATTR_VER0 48
+#define ATTR_MAX 4096 /* the kernel's limit on what it reads: a page */
+#define FLAG_RESET_ON_FORK 0x01
+#define FLAG_KEEP_POLICY 0x08
+#define FLAG_KEEP_PARAMS 0x10
+#define FLAG_UTIL_CLAMP 0x60
+#define FLAGS_KNOWN 0x7f
+
+long gmp_sched_setattr(struct g *gp, const void *attr, unsigned int flags)
+{
+	if (attr == NULL || flags != 0)
+		return -EINVAL;
+	uint32_t size = *(const uint32_t *)attr;
+	if (size == 0)
+		size = ATTR_VER0;
+	if (size < ATTR_VER0 || size > ATTR_MAX)
+		return -E2BIG;
+	for (uint32_t i = sizeof(struct kattr); i < size; i++)
+		if (((const unsigned char *)attr)[i] != 0)
+			return -E2BIG; /* a field newer than we know, set */
+	struct kattr a = { 0 };
+	memcpy(&a, attr, size < sizeof a ? size : sizeof a);
+	if (a.flags & ~(uint64_t)FLAGS_KNOWN)
+		return -EINVAL;
+	int base = gp->sched_policy & ~SCHED_RESET_ON_FORK;
+	int policy = (a.flags & FLAG_KEEP_POLICY) ? base : (int)a.policy;
+	int prio = (a.flags & FLAG_KEEP_PARAMS) ? gp->sched_priority : (int)a.priority;
+	if (policy == SCHED_DEADLINE) {
+		gmp_unsupported("sched_setattr: SCHED_DEADLINE for a thread (EBUSY): the runtime schedules no deadlines");
+		return -EBUSY;
+	}
+	int err = gmp_setsched(gp, policy | ((a.flags & FLAG_RESET_ON_FORK) ? SCHED_RESET_ON_FORK : 0), prio);
+	if (err)
+		return -err;
+	if (!(a.flags & FLAG_KEEP_PARAMS) && (policy == SCHED_OTHER || policy == SCHED_BATCH))
+		gmp_syscall(SYS_setpriority, PRIO_PROCESS, gmp_kernel_tid(gp->tid), a.nice);
+	gmp_rt_kernel_apply(gp);
+	return 0;
+}
+
+long gmp_sched_getattr(struct g *gp, void *attr, unsigned int size, unsigned int flags)
+{
+	if (attr == NULL || flags != 0 || size < ATTR_VER0 || size > ATTR_MAX)
+		return -EINVAL;
+	struct kattr a = { 0 };
+	if (gmp_syscall6(SYS_sched_getattr, gmp_kernel_tid(gp->tid), (long)&a, sizeof a, 0, 0, 0) < 0)
+		a = (struct kattr){ .util_max = 1024 };
+	a.policy = (uint32_t)(gp->sched_policy & ~SCHED_RESET_ON_FORK);
+	a.flags = (a.flags & FLAG_UTIL_CLAMP) | ((gp->sched_policy & SCHED_RESET_ON_FORK) ? FLAG_RESET_ON_FORK : 0);
+	a.priority = (uint32_t)gp->sched_priority;
+	a.runtime = a.deadline = a.period = 0;
+	a.size = size < sizeof a ? size : sizeof a;
+	memcpy(attr, &a, a.size);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -21,6 +22,46 @@ static int policy_of(pthread_t t, int *prio)
 }
 
 static pthread_barrier_t bar;
+
+/* The kernel's struct sched_attr; glibc 2.36 has no wrapper. */
+struct attr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+};
+
+static int setattr(uint32_t policy, uint32_t prio)
+{
+	struct attr a = { .size = sizeof a, .policy = policy, .priority = prio };
+	if (policy == 6 /* SCHED_DEADLINE */)
+		a.runtime = 10000000, a.deadline = a.period = 100000000;
+	return syscall(SYS_sched_setattr, 0, &a, 0) == 0 ? 0 : errno;
+}
+
+/* sched_setattr and sched_getattr agree with sched_getscheduler and
+ * sched_getparam, whether a policy is granted or refused (stress-ng's
+ * schedpolicy stressor checks so: under the shim sched_setattr went to
+ * the M's task and sched_getscheduler answered for the thread). */
+static void *attr_calls(void *arg)
+{
+	int *ok = arg;
+	struct attr a;
+	struct sched_param sp;
+	*ok = setattr(SCHED_BATCH, 0) == 0 && sched_getscheduler(0) == SCHED_BATCH &&
+	      syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) == 0 && a.policy == SCHED_BATCH && a.size == sizeof a;
+	int err = setattr(SCHED_FIFO, 5);
+	*ok = *ok && (err == 0 ? sched_getscheduler(0) == SCHED_FIFO && sched_getparam(0, &sp) == 0 && sp.sched_priority == 5
+			       : err == EPERM && sched_getscheduler(0) == SCHED_BATCH);
+	int before = sched_getscheduler(0);
+	err = setattr(6, 0);
+	*ok = *ok && (err == 0 ? sched_getscheduler(0) == 6 : (err == EBUSY || err == EPERM) && sched_getscheduler(0) == before);
+	*ok = *ok && setattr(SCHED_OTHER, 0) == 0 && sched_getscheduler(0) == SCHED_OTHER &&
+	      syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) == 0 && a.policy == SCHED_OTHER && a.priority == 0;
+	*ok = *ok && setattr(4242, 0) == EINVAL;
+	return NULL;
+}
 
 /* Parks until main has looked at it, then reports what it sees of itself
  * through the sched_* calls and creates a child with default attributes. */
@@ -168,5 +209,10 @@ int main(void)
 	CHECK(pthread_setschedprio(t, 0) == ESRCH, "setschedprio of an exited thread: ESRCH");
 	CHECK(pthread_kill(t, 0) == 0, "pthread_kill of an exited, unjoined thread: 0 (glibc 2.34 on)");
 	pthread_join(t, NULL);
+
+	int attr_ok = 0;
+	pthread_create(&t, NULL, attr_calls, &attr_ok);
+	pthread_join(t, NULL);
+	CHECK(attr_ok, "sched_setattr/sched_getattr agree with sched_getscheduler");
 	return failures != 0;
 }
