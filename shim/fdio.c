@@ -13,6 +13,7 @@
 
 #include "compat/debug.h"
 #include "cancel.h"
+#include "foreign.h"
 #include "netpoll.h"
 #include "preempt.h"
 #include "rtsig.h"
@@ -152,6 +153,9 @@ long gmp_fd_syscall(int fd, int mode, long nr, long a1, long a2, long a3, long a
 	if (pd == NULL)
 		return gmp_blocking_syscall6(nr, fd, a1, a2, a3, a4, a5);
 	uint32_t flags = __atomic_load_n(&pd->flags, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(gmp_fd_alien, 0)) /* touches no state of the fd */
+		return flags & PD_USERNB ? gmp_syscall6(nr, fd, a1, a2, a3, a4, a5)
+					 : thread_blocking(fd, mode, nr, a1, a2, a3, a4, a5);
 	if (flags & PD_USERNB) {
 		if (flags & PD_SIGNALFD)
 			return signalfd_read(nr, a1, gmp_syscall6(nr, fd, a1, a2, a3, a4, a5));

@@ -14,10 +14,13 @@
  * stack of ours, so dumps, schedtrace and sysmon never see it; sema.c
  * parks it (foreign_park) and proc.c readies it (gmp_foreign_ready). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "arch.h"
 #include "compat/realsym.h"
 #include "compat/tls.h"
 #include "foreign.h"
@@ -99,6 +102,33 @@ void gmp_foreign_ready(struct g *gp)
 	__atomic_store_n(&gp->status, G_RUNNING, __ATOMIC_RELAXED);
 	/* The last touch: once woken, its thread may go on and exit. */
 	notewakeup(&gp->fnote);
+}
+
+__thread bool gmp_fd_alien;
+
+struct gmp_clone_start {
+	int (*fn)(void *);
+	void *arg;
+	void *tcb;
+	bool alien;
+};
+
+struct gmp_clone_start *gmp_foreign_clone(int (*fn)(void *), void *arg, int flags)
+{
+	struct gmp_clone_start *cs = malloc(sizeof *cs);
+	if (cs == NULL)
+		return NULL;
+	*cs = (struct gmp_clone_start){ fn, arg, gmp_tls_standalone(0), !(flags & CLONE_FILES) };
+	return cs;
+}
+
+int gmp_foreign_clone_entry(void *start)
+{
+	struct gmp_clone_start *cs = start;
+	*gmp_tls_tidp(cs->tcb) = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
+	gmp_arch_setfs(cs->tcb);
+	gmp_fd_alien = cs->alien;
+	return cs->fn(cs->arg);
 }
 
 int gmp_foreign_tid(void)

@@ -15,6 +15,23 @@ void gmp_foreign_ready(struct g *gp);
 /* Looks up what freeing a foreign G at its thread's exit takes (at start,
  * while dlsym may still malloc safely). */
 void gmp_foreign_init(void);
+/* glibc's clone() with CLONE_VM and no CLONE_SETTLS, from a G: the child
+ * task would run with the G's thread pointer and enter the runtime as that
+ * G from another task (stress-ng's vm-rw stressor: "bad G status
+ * transition").  gmp_foreign_clone wraps fn so that the child first takes
+ * a TCB of its own, with static TLS and no G: to the runtime it is a
+ * foreign thread (its own errno, as a thread's; natively it shares the
+ * caller's).  Without CLONE_FILES its file descriptors are its own, not
+ * those the runtime keeps state for: its fd calls go to the kernel as
+ * they are (gmp_fd_alien).  The TCB is never freed: nothing tells when
+ * the child is gone.  NULL without memory. */
+struct gmp_clone_start;
+struct gmp_clone_start *gmp_foreign_clone(int (*fn)(void *), void *arg, int flags);
+int gmp_foreign_clone_entry(void *start);
+/* The calling task has an fd table of its own (such a child): the
+ * netpoller's per-fd state is not about its fds. */
+extern __thread bool gmp_fd_alien;
+
 /* tcb (a pthread_t no G has) is an NPTL thread's, as far as can be told. */
 bool gmp_foreign_tcb(const void *tcb);
 /* The owner id the caller stores in a lock: the G's TID, or a foreign

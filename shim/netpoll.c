@@ -10,6 +10,7 @@
 #include <sys/timerfd.h>
 
 #include "compat/debug.h"
+#include "foreign.h"
 #include "fork.h"
 #include "lock.h"
 #include "netpoll.h"
@@ -172,6 +173,8 @@ void gmp_netpoll_open(int fd, uint32_t pdflags, bool kernelnb)
 
 void gmp_netpoll_setnb(int fd, bool usernb)
 {
+	if (gmp_fd_alien)
+		return;
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	if (pd == NULL || (pd->flags & PD_EPOLL))
 		return;
@@ -184,6 +187,8 @@ void gmp_netpoll_setnb(int fd, bool usernb)
 
 void gmp_netpoll_share(int fd)
 {
+	if (gmp_fd_alien)
+		return;
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	if (pd == NULL)
 		return;
@@ -231,6 +236,8 @@ static struct g *pd_wake(struct polldesc *pd, bool r, bool w, struct g *list)
 
 void gmp_netpoll_close(int fd, bool del)
 {
+	if (gmp_fd_alien)
+		return;
 	struct polldesc *pd = gmp_pd_lookup(fd);
 	if (pd == NULL)
 		return;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "foreign.h"
 #include "lock.h"
 #include "netpoll.h"
 
@@ -12,9 +13,13 @@
 
 static struct polldesc *chunks[PD_NCHUNK];
 
+/* Not for a task with an fd table of its own (gmp_fd_alien): what it
+ * opens is not polled, and what it closes or changes is its copy only;
+ * it still looks up the state of the fds it inherited, to know which of
+ * their descriptions the runtime made non-blocking. */
 struct polldesc *gmp_pd_slot(int fd)
 {
-	if (fd < 0 || fd >= PD_CHUNK * PD_NCHUNK)
+	if (fd < 0 || fd >= PD_CHUNK * PD_NCHUNK || gmp_fd_alien)
 		return NULL;
 	struct polldesc **cp = &chunks[fd / PD_CHUNK];
 	struct polldesc *c = __atomic_load_n(cp, __ATOMIC_ACQUIRE);
