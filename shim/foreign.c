@@ -105,12 +105,13 @@ void gmp_foreign_ready(struct g *gp)
 }
 
 __thread bool gmp_fd_alien;
+__thread bool gmp_other_process;
 
 struct gmp_clone_start {
 	int (*fn)(void *);
 	void *arg;
 	void *tcb;
-	bool alien;
+	bool alien, process;
 };
 
 struct gmp_clone_start *gmp_foreign_clone(int (*fn)(void *), void *arg, int flags)
@@ -118,7 +119,7 @@ struct gmp_clone_start *gmp_foreign_clone(int (*fn)(void *), void *arg, int flag
 	struct gmp_clone_start *cs = malloc(sizeof *cs);
 	if (cs == NULL)
 		return NULL;
-	*cs = (struct gmp_clone_start){ fn, arg, gmp_tls_standalone(0), !(flags & CLONE_FILES) };
+	*cs = (struct gmp_clone_start){ fn, arg, gmp_tls_standalone(0), !(flags & CLONE_FILES), !(flags & CLONE_THREAD) };
 	return cs;
 }
 
@@ -128,6 +129,7 @@ int gmp_foreign_clone_entry(void *start)
 	*gmp_tls_tidp(cs->tcb) = (int)gmp_syscall(SYS_gettid, 0, 0, 0);
 	gmp_arch_setfs(cs->tcb);
 	gmp_fd_alien = cs->alien;
+	gmp_other_process = cs->process;
 	return cs->fn(cs->arg);
 }
 

@@ -31,6 +31,9 @@ int gmp_foreign_clone_entry(void *start);
 /* The calling task has an fd table of its own (such a child): the
  * netpoller's per-fd state is not about its fds. */
 extern __thread bool gmp_fd_alien;
+/* ... and, without CLONE_THREAD, is another process: the signals sent to
+ * it are its own, not to be handed to the program's threads. */
+extern __thread bool gmp_other_process;
 
 /* tcb (a pthread_t no G has) is an NPTL thread's, as far as can be told. */
 bool gmp_foreign_tcb(const void *tcb);

@@ -22,6 +22,7 @@
 #include <ucontext.h>
 
 #include "arch.h"
+#include "foreign.h"
 #include "gsignal.h"
 #include "gsigq.h"
 #include "lock.h"
@@ -270,7 +271,7 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	struct m *idle = gmp_sigmask_tramp_enter(uc);
-	if (!process || !(forward_to_main(sig, si) || forward_to_taker(sig, si))) {
+	if (!process || gmp_other_process || !(forward_to_main(sig, si) || forward_to_taker(sig, si))) {
 		/* Run here.  On g0 the handler gets the M's own TLS, and the
 		 * shim's calls it makes see no G and act on this OS thread. */
 		struct gmp_g0tls t = gmp_g0tls_enter(uc);

@@ -7,10 +7,13 @@
  * ("bad G status transition", an abort) and its close() of its own fds
  * took the caller's netpoller registrations away (the caller's reads
  * failed with EBADF).  Also with CLONE_VFORK (the caller's thread waits
- * in the kernel until the child is done), and from another thread. */
+ * in the kernel until the child is done), and from another thread.  A
+ * signal sent to the child process runs its handler there (the runtime
+ * handed it to the caller's main thread, in the parent). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +36,43 @@ static int child(void *arg)
 		return 1;
 	c->seen = 1;
 	return 0;
+}
+
+static volatile pid_t handled_in;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled_in = (pid_t)syscall(SYS_getpid);
+}
+
+/* Says it is ready, then waits for a byte (a handler may run meanwhile). */
+static int waiter(void *arg)
+{
+	struct chat *c = arg;
+	char b;
+	if (write(c->up[1], "r", 1) != 1)
+		return 1;
+	while (read(c->down[0], &b, 1) != 1)
+		;
+	return 0;
+}
+
+static int signalled_child(void)
+{
+	struct chat c = { .seen = 0 };
+	char *stack = mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED || pipe(c.up) != 0 || pipe(c.down) != 0)
+		return 0;
+	handled_in = 0;
+	pid_t pid = clone(waiter, stack + STACK, CLONE_VM | SIGCHLD, &c);
+	char b;
+	int st = -1;
+	int ok = pid > 0 && read(c.up[0], &b, 1) == 1 && kill(pid, SIGUSR1) == 0 && write(c.down[1], "x", 1) == 1 &&
+		 waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 && handled_in == pid;
+	close(c.up[0]), close(c.up[1]), close(c.down[0]), close(c.down[1]);
+	munmap(stack, STACK);
+	return ok;
 }
 
 static int quiet(void *arg)
@@ -84,12 +124,18 @@ static void *worker(void *arg)
 
 int main(void)
 {
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	sigaction(SIGUSR1, &sa, NULL);
 	CHECK(rounds_ok(), "CLONE_VM children from the initial thread: pipes, shared memory, vfork");
 	int wok = 0;
 	pthread_t t;
 	pthread_create(&t, NULL, worker, &wok);
 	pthread_join(t, NULL);
 	CHECK(wok, "CLONE_VM children from another thread");
+	int sok = 1;
+	for (int i = 0; i < 20; i++)
+		sok &= signalled_child();
+	CHECK(sok, "a signal sent to the child runs its handler in the child");
 	CHECK(made_as_gs(1), "the thread was made as a G under the shim");
 	return failures != 0;
 }
