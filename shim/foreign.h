@@ -22,9 +22,9 @@ void gmp_foreign_init(void);
  * a TCB of its own, with static TLS and no G: to the runtime it is a
  * foreign thread (its own errno, as a thread's; natively it shares the
  * caller's).  Without CLONE_FILES its file descriptors are its own, not
- * those the runtime keeps state for: its fd calls go to the kernel as
- * they are (gmp_fd_alien).  The TCB is never freed: nothing tells when
- * the child is gone.  NULL without memory. */
+ * those the runtime keeps state for: its fd calls leave that state alone
+ * (gmp_fd_alien).  The TCB is never freed: nothing tells when the child
+ * is gone.  NULL without memory. */
 struct gmp_clone_start;
 struct gmp_clone_start *gmp_foreign_clone(int (*fn)(void *), void *arg, int flags);
 int gmp_foreign_clone_entry(void *start);
