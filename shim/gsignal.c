@@ -373,9 +373,9 @@ static void keep_info(struct g *gp, int sig, const struct gmp_fwdinfo *info)
 
 void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool process, bool raised)
 {
+	struct gmp_fwdinfo f = gmp_fwdinfo_of(si);
 	if (gmp_sig_queues(sig)) {
 		/* One the G raised was taken off its queue, ahead of the rest. */
-		struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
 		if (raised)
 			gmp_sigq_unget(gp, sig, &f);
 		else
@@ -383,7 +383,7 @@ void gmp_sig_hold_signal(struct g *gp, int sig, const siginfo_t *si, bool proces
 		return;
 	}
 	if (si->si_code != SI_TKILL || !(__atomic_load_n(&gp->fwdmask, __ATOMIC_SEQ_CST) & SIGBIT(sig)))
-		keep_info(gp, sig, &(struct gmp_fwdinfo){ si->si_code, si->si_pid, si->si_uid, si->si_value });
+		keep_info(gp, sig, &f);
 	/* The process's still if gp comes to block it first: its exit does,
 	 * from inside the runtime where signals wait. */
 	if (process)
@@ -704,11 +704,14 @@ int gmp_sigwait_kernel(const void *set, siginfo_t *info, const struct timespec *
 			continue;
 		if (gmp_sig_queues(sig)) {
 			gmp_sigq_unwrap(gp, &si);
-			gmp_sigq_unget(gp, sig, &(struct gmp_fwdinfo){ si.si_code, si.si_pid, si.si_uid, si.si_value });
+			struct gmp_fwdinfo f = gmp_fwdinfo_of(&si);
+			gmp_sigq_unget(gp, sig, &f);
 			continue;
 		}
-		if (si.si_code != SI_TKILL)
-			keep_info(gp, sig, &(struct gmp_fwdinfo){ si.si_code, si.si_pid, si.si_uid, si.si_value });
+		if (si.si_code != SI_TKILL) {
+			struct gmp_fwdinfo f = gmp_fwdinfo_of(&si);
+			keep_info(gp, sig, &f);
+		}
 		__atomic_or_fetch(&gp->sigpending, one, __ATOMIC_SEQ_CST);
 	}
 	return (int)r;
@@ -937,12 +940,8 @@ bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info)
  * G_DEAD and lets go. */
 void gmp_sig_unpinned(struct g *gp)
 {
-	for (unsigned i = 1; __atomic_load_n(&gp->fwdpins, __ATOMIC_SEQ_CST) != 0; i++) {
-		if (i % 64 == 0)
-			gmp_syscall(SYS_sched_yield, 0, 0, 0);
-		else
-			gmp_spin_pause();
-	}
+	for (unsigned i = 1; __atomic_load_n(&gp->fwdpins, __ATOMIC_SEQ_CST) != 0; i++)
+		gmp_spin_wait(i);
 }
 
 /* gmp_sig_send with the siginfo the handler is to see (a signal forwarded
@@ -988,7 +987,7 @@ static int tid_send(pid_t tid, struct g *gp, int sig, const siginfo_t *info)
 		return 0;
 	if (info == NULL)
 		return -gmp_sig_send(self, gp, sig);
-	struct gmp_fwdinfo fi = { info->si_code, info->si_pid, info->si_uid, info->si_value };
+	struct gmp_fwdinfo fi = gmp_fwdinfo_of(info);
 	return -gmp_sig_send_info(self, gp, sig, &fi);
 }
 

@@ -121,7 +121,13 @@ int gmp_sig_send(struct g *self, struct g *gp, int sig);
 int gmp_sig_send_info(struct g *self, struct g *gp, int sig, const struct gmp_fwdinfo *info);
 bool gmp_sig_forward(struct g *gp, int sig, const struct gmp_fwdinfo *info);
 void gmp_sig_unpinned(struct g *gp);
-/* Makes *si say it came from f's sender. */
+/* The sender's part of a siginfo, and back: makes *si say it came from
+ * f's sender. */
+static inline struct gmp_fwdinfo gmp_fwdinfo_of(const siginfo_t *si)
+{
+	return (struct gmp_fwdinfo){ si->si_code, si->si_pid, si->si_uid, si->si_value };
+}
+
 static inline void gmp_fwdinfo_apply(siginfo_t *si, const struct gmp_fwdinfo *f)
 {
 	si->si_code = f->code;

@@ -51,12 +51,8 @@ static uint64_t sigq_lock(struct g *gp)
 {
 	uint64_t all = GMP_SIGMASK_ALL, old;
 	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, (long)&old, 8, 0, 0);
-	for (unsigned i = 1; __atomic_exchange_n(&gp->sigqlock, 1, __ATOMIC_ACQUIRE) != 0; i++) {
-		if (i % 64 == 0)
-			gmp_syscall(SYS_sched_yield, 0, 0, 0);
-		else
-			gmp_spin_pause();
-	}
+	for (unsigned i = 1; __atomic_exchange_n(&gp->sigqlock, 1, __ATOMIC_ACQUIRE) != 0; i++)
+		gmp_spin_wait(i);
 	return old;
 }
 

@@ -160,7 +160,7 @@ static bool for_running_thread(int sig, const siginfo_t *si)
  * wait; it raises the signal on itself and handles it with that siginfo. */
 static bool forward_to(struct g *gp, int sig, const siginfo_t *si)
 {
-	struct gmp_fwdinfo f = { si->si_code, si->si_pid, si->si_uid, si->si_value };
+	struct gmp_fwdinfo f = gmp_fwdinfo_of(si);
 	return gmp_sig_forward(gp, sig, &f);
 }
 

@@ -4,6 +4,8 @@
 #ifndef GMP_SYS_H
 #define GMP_SYS_H
 
+#include <sys/syscall.h>
+
 #include "arch.h"
 
 /* Raw system calls (arch.h): no errno, -errno on failure. */
@@ -20,6 +22,16 @@ static inline void *gmp_self_tcb(void)
 static inline void gmp_spin_pause(void)
 {
 	gmp_arch_pause();
+}
+
+/* Round i of a wait for another thread's few instructions: a pause, and
+ * every 64th round the CPU given up, in case that thread is off it. */
+static inline void gmp_spin_wait(unsigned i)
+{
+	if (i % 64 == 0)
+		gmp_syscall(SYS_sched_yield, 0, 0, 0);
+	else
+		gmp_spin_pause();
 }
 
 #endif
