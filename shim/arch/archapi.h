@@ -60,4 +60,17 @@ void gmp_arch_context_from_swap(void *uc, uintptr_t sp);
 void gmp_arch_context_set_pc_sp(void *uc, uintptr_t pc, uintptr_t sp);
 void gmp_arch_context_set_regs(void *uc, uintptr_t pc, uintptr_t sp, uintptr_t fp);
 
+/* The handler a moved signal frame runs: the kernel's three arguments and
+ * the mover's own. */
+typedef void (*gmp_arch_sigframe_fn)(int sig, void *si, void *uc, void *arg);
+/* Moves the signal frame the kernel built for the running handler (si and
+ * uc point into it) to just below top, laid out as the kernel would have
+ * laid it out there, and runs fn(sig, si, uc, arg) on it in the handler's
+ * place: fn's return goes through the frame's restorer to rt_sigreturn,
+ * which reads the frame where it now is.  ret: the handler's return
+ * address (where the restorer is, on architectures that pass it in a
+ * register).  The handler's own frames are abandoned. */
+__attribute__((noreturn)) void gmp_arch_sigframe_move(int sig, void *si, void *uc, uintptr_t top, void *ret,
+						      gmp_arch_sigframe_fn fn, void *arg);
+
 #endif

@@ -9,6 +9,15 @@
 
 #include "../archapi.h"
 
+/* No red zone below the stack pointer; the kernel's MINSIGSTKSZ. */
+#define GMP_ARCH_REDZONE 0
+#define GMP_ARCH_MINSIGSTKSZ 5120
+
+/* switch.S: sp becomes the stack pointer, the frame pointer fp and the
+ * link register lr, then fn(sig, si, uc, arg) runs (gmp_arch_sigframe_move). */
+__attribute__((noreturn)) void gmp_arch_sigframe_jump(uintptr_t sp, int sig, void *si, void *uc,
+						      gmp_arch_sigframe_fn fn, void *arg, void *lr, void *fp);
+
 /* libunwind's names for this architecture's local unwinder. */
 #define GMP_ARCH_UNW_PREFIX "_ULaarch64_"
 

@@ -1,4 +1,6 @@
+#include <signal.h>
 #include <stdbool.h>
+#include <string.h>
 #include <ucontext.h>
 
 #include "arch.h"
@@ -158,4 +160,40 @@ void gmp_arch_context_set_regs(void *ucv, uintptr_t pc, uintptr_t sp, uintptr_t 
 {
 	gmp_arch_context_set_pc_sp(ucv, pc, sp);
 	((ucontext_t *)ucv)->uc_mcontext.regs[29] = fp;
+}
+
+/* The kernel's rt_sigframe: the siginfo at the stack pointer, then the
+ * ucontext, whose uc_mcontext.__reserved holds records (struct
+ * _aarch64_ctx: magic, size) up to one of magic 0; an extra_context
+ * record points past the frame at more of them (datap, size), and nothing
+ * else in the frame is an address.  The kernel puts a frame record
+ * {x29, x30} just above it and points x29 there. */
+void gmp_arch_sigframe_move(int sig, void *si, void *ucv, uintptr_t top, void *ret, gmp_arch_sigframe_fn fn,
+			    void *arg)
+{
+	ucontext_t *uc = ucv;
+	char *res = (char *)uc->uc_mcontext.__reserved, *start = si;
+	char *end = res + sizeof uc->uc_mcontext.__reserved;
+	struct extra_context *extra = NULL;
+	for (size_t off = 0; off + sizeof(struct _aarch64_ctx) <= sizeof uc->uc_mcontext.__reserved;) {
+		struct _aarch64_ctx *h = (struct _aarch64_ctx *)(res + off);
+		if (h->magic == 0 || h->size < sizeof *h)
+			break;
+		if (h->magic == EXTRA_MAGIC) {
+			extra = (struct extra_context *)h;
+			if ((char *)extra->datap + extra->size > end)
+				end = (char *)extra->datap + extra->size;
+		}
+		off += h->size;
+	}
+	size_t size = ((uintptr_t)(end - start) + 15) & ~(uintptr_t)15;
+	uintptr_t to = (top - 16 - size) & ~(uintptr_t)15;
+	intptr_t delta = (intptr_t)(to - (uintptr_t)start);
+	memcpy((void *)to, start, size);
+	if (extra != NULL)
+		((struct extra_context *)((char *)extra + delta))->datap += (uint64_t)delta;
+	uintptr_t *record = (uintptr_t *)(to + size);
+	record[0] = uc->uc_mcontext.regs[29];
+	record[1] = uc->uc_mcontext.regs[30];
+	gmp_arch_sigframe_jump(to, sig, (char *)si + delta, (char *)uc + delta, fn, arg, ret, record);
 }

@@ -72,4 +72,27 @@ gmp_context_start:
 	.cfi_endproc
 	.size	gmp_context_start, .-gmp_context_start
 
+/* void gmp_arch_sigframe_jump(uintptr_t sp, int sig, void *si, void *uc,
+ *                             gmp_arch_sigframe_fn fn, void *arg, void *lr, void *fp)
+ * fn starts as a handler the kernel had called with the frame at sp: its
+ * return goes to lr, the restorer.  Through x16, which a BTI "c" landing
+ * pad accepts for a BR. */
+	.globl	gmp_arch_sigframe_jump
+	.hidden	gmp_arch_sigframe_jump
+	.type	gmp_arch_sigframe_jump, %function
+	.p2align 2
+gmp_arch_sigframe_jump:
+	.cfi_startproc
+	mov	sp, x0
+	mov	x29, x7
+	mov	x30, x6
+	mov	x16, x4
+	mov	w0, w1
+	mov	x1, x2
+	mov	x2, x3
+	mov	x3, x5
+	br	x16
+	.cfi_endproc
+	.size	gmp_arch_sigframe_jump, .-gmp_arch_sigframe_jump
+
 	.section .note.GNU-stack,"",%progbits

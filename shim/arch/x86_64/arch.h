@@ -11,6 +11,17 @@
 
 #include "../archapi.h"
 
+/* The bytes below the stack pointer a signal frame leaves alone (the
+ * ABI's red zone), and the smallest alternate signal stack the kernel
+ * takes (its MINSIGSTKSZ). */
+#define GMP_ARCH_REDZONE 128
+#define GMP_ARCH_MINSIGSTKSZ 2048
+
+/* switch.S: sp becomes the stack pointer, then fn(sig, si, uc, arg) is
+ * entered as if called from the word at sp (gmp_arch_sigframe_move). */
+__attribute__((noreturn)) void gmp_arch_sigframe_jump(uintptr_t sp, int sig, void *si, void *uc,
+						      gmp_arch_sigframe_fn fn, void *arg);
+
 /* libunwind's names for this architecture's local unwinder. */
 #define GMP_ARCH_UNW_PREFIX "_ULx86_64_"
 

@@ -1,5 +1,7 @@
 #include <asm/prctl.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <string.h>
 #include <ucontext.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
@@ -170,4 +172,39 @@ void gmp_arch_context_set_regs(void *ucv, uintptr_t pc, uintptr_t sp, uintptr_t 
 {
 	gmp_arch_context_set_pc_sp(ucv, pc, sp);
 	((ucontext_t *)ucv)->uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+}
+
+/* The kernel's rt_sigframe: the return address (the restorer), its struct
+ * ucontext (304 bytes: glibc's ucontext_t is longer), the siginfo; above
+ * them, 64-byte aligned, the FPU state uc_mcontext.fpregs points at, whose
+ * size the XSAVE software bytes tell (offset 464: FP_XSTATE_MAGIC1, then
+ * the extended size, which counts the trailing magic). */
+#define XSTATE_MAGIC1 0x46505853u
+#define FXSAVE_SIZE 512
+
+void gmp_arch_sigframe_move(int sig, void *si, void *ucv, uintptr_t top, void *ret, gmp_arch_sigframe_fn fn,
+			    void *arg)
+{
+	(void)ret; /* the frame's first word */
+	ucontext_t *uc = ucv;
+	char *start = (char *)uc - 8, *end = (char *)si + sizeof(siginfo_t);
+	char *fp = (char *)uc->uc_mcontext.fpregs;
+	uintptr_t to;
+	if (fp != NULL && fp >= end) {
+		uint32_t magic, size = FXSAVE_SIZE;
+		memcpy(&magic, fp + 464, sizeof magic);
+		if (magic == XSTATE_MAGIC1)
+			memcpy(&size, fp + 468, sizeof size);
+		end = fp + size;
+		to = ((top - size) & ~(uintptr_t)63) - (uintptr_t)(fp - start);
+	} else {
+		fp = NULL;
+		to = ((top - (uintptr_t)(end - start)) & ~(uintptr_t)15) - 8;
+	}
+	intptr_t delta = (intptr_t)(to - (uintptr_t)start);
+	memcpy((void *)to, start, (size_t)(end - start));
+	ucontext_t *nuc = (ucontext_t *)((char *)uc + delta);
+	if (fp != NULL)
+		nuc->uc_mcontext.fpregs = (fpregset_t)(fp + delta);
+	gmp_arch_sigframe_jump(to, sig, (char *)si + delta, nuc, fn, arg);
 }

@@ -57,4 +57,22 @@ gmp_context_start:
 	.cfi_endproc
 	.size	gmp_context_start, .-gmp_context_start
 
+/* void gmp_arch_sigframe_jump(uintptr_t sp, int sig, void *si, void *uc,
+ *                             gmp_arch_sigframe_fn fn, void *arg)
+ * The word at sp is the frame's return address (its restorer): fn starts
+ * as a handler the kernel had called with that frame. */
+	.globl	gmp_arch_sigframe_jump
+	.hidden	gmp_arch_sigframe_jump
+	.type	gmp_arch_sigframe_jump, @function
+gmp_arch_sigframe_jump:
+	.cfi_startproc
+	movq	%rdi, %rsp
+	movl	%esi, %edi
+	movq	%rdx, %rsi
+	movq	%rcx, %rdx
+	movq	%r9, %rcx
+	jmp	*%r8
+	.cfi_endproc
+	.size	gmp_arch_sigframe_jump, .-gmp_arch_sigframe_jump
+
 	.section .note.GNU-stack,"",@progbits
