@@ -16,6 +16,7 @@
 #include "shim/cancel.h"
 #include "shim/dumpsig.h"
 #include "shim/gsignal.h"
+#include "shim/gsigstack.h"
 #include "shim/init.h"
 #include "shim/registry.h"
 #include "shim/rtsig.h"
@@ -83,7 +84,7 @@ GMP_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction 
 			/* With what glibc added installing it (x86_64's
 			 * SA_RESTORER and restorer), as NPTL reports it. */
 			*old = prev;
-			old->sa_flags |= kold.sa_flags & ~(prev.sa_flags | SA_SIGINFO);
+			old->sa_flags |= kold.sa_flags & ~(prev.sa_flags | SA_SIGINFO | SA_ONSTACK);
 			old->sa_restorer = kold.sa_restorer;
 		}
 		gmp_dump_hide(old); /* the runtime's dump handler reads back as SIG_DFL */
@@ -346,8 +347,8 @@ GMP_EXPORT int sigsuspend(const sigset_t *mask)
 	return (int)gmp_ret(r);
 }
 
-/* The alternate signal stack is the thread's: stored per G and loaded
- * into the kernel with the G (execute). */
+/* The alternate signal stack is the thread's: kept per G, never given to
+ * the kernel (shim/gsigstack.c). */
 GMP_EXPORT int sigaltstack(const stack_t *ss, stack_t *old)
 {
 	struct g *gp = curg();

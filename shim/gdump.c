@@ -460,7 +460,7 @@ static const char *signame(int sig)
 
 /* The dump itself; the world is stopped around it. */
 /* Whether sp is on one of self's own stacks: g0's, or its signal stack
- * (gsigstack.c), where the handler runs when it lands on g0. */
+ * (gsigstack.c). */
 static bool on_m_stack(struct m *self, uintptr_t sp)
 {
 	uintptr_t lo = (uintptr_t)self->gsignal.sp;
@@ -503,10 +503,11 @@ void gmp_dump(int sig, siginfo_t *si, void *uc, bool terminal)
 	struct m *self = m_by_tid(tid);
 	/* On g0 the FS base may still name a G now running elsewhere, and
 	 * libunwind and the loader may touch errno and TLS: borrow the M's own
-	 * TCB for the dump. */
+	 * TCB for the dump.  (The handler itself runs on the M's signal stack
+	 * whatever it interrupted: gsigstack.c.) */
 	void *oldfs = NULL;
 	bool swapped_fs = false;
-	if (self && (on_m_stack(self, gmp_arch_sp()) || on_m_stack(self, uc_sp(uc)))) {
+	if (self && on_m_stack(self, uc_sp(uc))) {
 		oldfs = gmp_arch_tp();
 		if (oldfs != self->owntcb) {
 			gmp_arch_setfs(self->owntcb);

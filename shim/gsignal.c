@@ -1025,34 +1025,6 @@ void gmp_sig_parked(struct m *mp, struct g *gp)
 		gmp_cancel_parked(mp, gp);
 }
 
-void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as)
-{
-	stack_t ss = { .ss_sp = as->sp, .ss_size = as->size, .ss_flags = as->flags };
-	if (as->sp == NULL && as->size == 0)
-		ss.ss_flags = SS_DISABLE;
-	gmp_syscall(SYS_sigaltstack, &ss, 0, 0);
-	mp->altstack = *as;
-}
-
-/* sigaltstack for the running G: the kernel checks and answers for the
- * M, which holds the G's stack while the G runs; the result is kept. */
-int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old)
-{
-	long r = gmp_syscall(SYS_sigaltstack, ss, old, 0);
-	if (r < 0)
-		return (int)-r;
-	if (ss) {
-		stack_t now;
-		gmp_syscall(SYS_sigaltstack, 0, &now, 0);
-		struct gmp_altstack as = { 0 };
-		if (!(now.ss_flags & SS_DISABLE))
-			as = (struct gmp_altstack){ now.ss_sp, now.ss_size, now.ss_flags & ~SS_ONSTACK };
-		gp->altstack = as;
-		gp->m->altstack = as;
-	}
-	return 0;
-}
-
 /* A blocking call that takes a signal mask for its duration (ppoll,
  * pselect, epoll_pwait, sigsuspend).  The mask becomes the G's for the
  * call, and the kernel gets it less the runtime's signal, so the call can

@@ -28,16 +28,6 @@ static inline void gmp_sigmask_load(struct m *mp, struct g *gp)
 		gmp_sigmask_setm(mp, want);
 }
 
-void gmp_altstack_setm(struct m *mp, const struct gmp_altstack *as);
-
-/* ... and its alternate signal stack, or none when it has none (its
- * SA_ONSTACK handlers then run on its own stack, as under NPTL). */
-static inline void gmp_altstack_load(struct m *mp, struct g *gp)
-{
-	const struct gmp_altstack *a = &gp->altstack, *b = &mp->altstack;
-	if (__builtin_expect(a->sp != b->sp || a->size != b->size || a->flags != b->flags, 0))
-		gmp_altstack_setm(mp, a);
-}
 /* May mp block in the kernel for a while with its G's mask?  Only if
  * every G blocks what it blocks.  A process-directed signal that this G
  * blocks and a parked G takes needs a thread that lets it through, and
@@ -195,32 +185,19 @@ static inline void gmp_sig_call_answered(struct g *gp)
 }
 
 
-/* Back on g0, before the G that left can be run anywhere else: its
- * alternate stack must not stay on this M, where a signal landing now
- * would run a handler on it while the G's own handlers may run on it on
- * another M.  The M takes its own stack instead (gsigstack.c). */
-static inline void gmp_altstack_drop(struct m *mp)
-{
-	if (__builtin_expect(mp->altstack.sp != NULL && mp->altstack.sp != mp->gsignal.sp, 0))
-		gmp_altstack_setm(mp, &mp->gsignal);
-}
-
 /* Whether gp stopped with its frames on its own alternate stack (switched
- * out by a preemption taken there).  Until it runs again, no signal may
- * land on that stack: the kernel puts a frame at its top whenever the M
- * holds it and is not on it, as on g0, over gp's frames.  So the M holds
- * it only with every signal blocked (execute), and gp's handler unblocks
- * them by returning, off that stack. */
+ * out by a preemption taken there).  Signals let in there would nest on
+ * that stack, whatever their action: the M that resumes it keeps every
+ * one blocked (execute), and gp's handler unblocks them by returning,
+ * off that stack. */
 static inline bool gmp_altstack_in_use(const struct g *gp, uintptr_t sp)
 {
-	const struct gmp_altstack *a = &gp->altstack;
-	return a->sp != NULL && sp >= (uintptr_t)a->sp && sp < (uintptr_t)a->sp + a->size;
+	return sp - (uintptr_t)gp->altstack.sp < gp->altstack.size;
 }
 
 /* Every signal blocked on mp, as in a handler of the runtime's. */
 #define GMP_SIGMASK_ALL (~0ull & ~(SIGBIT(SIGKILL) | SIGBIT(SIGSTOP)))
 
-int gmp_sigaltstack(struct g *gp, const stack_t *ss, stack_t *old);
 void gmp_sigmask_count(uint64_t mask, int delta);
 void gmp_sigmask_idle(struct m *mp);
 void gmp_sigmask_recheck(void);

@@ -16,6 +16,7 @@
 #include "foreign.h"
 #include "fork.h"
 #include "gsignal.h"
+#include "gsigstack.h"
 #include "init.h"
 #include "insight.h"
 #include "mainstack.h"
@@ -75,8 +76,8 @@ void gmp_init(void)
 	gmp_sigmask_count(gp->sigmask, 1);
 	stack_t alt;
 	if (gmp_syscall(SYS_sigaltstack, 0, &alt, 0) == 0 && !(alt.ss_flags & SS_DISABLE))
-		gp->altstack = m0->altstack =
-			(struct gmp_altstack){ alt.ss_sp, alt.ss_size, alt.ss_flags & ~SS_ONSTACK };
+		gp->altstack = (struct gmp_altstack){ alt.ss_sp, alt.ss_size, alt.ss_flags & ~SS_ONSTACK };
+	gmp_gsignal_install(m0);
 	m0->owntcb = gmp_tls_standalone(gmp_newtid());
 	m0->curfs = gp->tcb;
 	m0->g0_sp = gmp_arch_new_context((uintptr_t)m0 + M_REGION_SIZE, gmp_m0_g0_entry, m0);

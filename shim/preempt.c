@@ -6,9 +6,9 @@
  * interrupted the G's own code (not g0), and the interrupted pc is in the
  * program's code (textmap.c).  There the G is switched out from inside the
  * handler: its full register and FPU/AVX state stays in the kernel's signal
- * frame on its stack (its alternate stack if it has one: the runtime's
- * action has SA_ONSTACK, rtsig.c), and when the G is
- * next scheduled, on whatever M, it returns from the handler and
+ * frame, moved to its stack (its alternate stack if it has one, as Go's
+ * handlers have SA_ONSTACK: gsigstack.c), and when the G is next
+ * scheduled, on whatever M, it returns from the handler and
  * rt_sigreturn restores all of it.  Anywhere else the mark stays, and the
  * G yields at its next cooperative preemption point (gmp_preempt_point).
  *
@@ -24,7 +24,6 @@
 #include "compat/tls.h"
 #include "gdump.h"
 #include "gsignal.h"
-#include "gsigstack.h"
 #include "lock.h"
 #include "preempt.h"
 #include "proc.h"
@@ -102,12 +101,12 @@ void gmp_preempt_signal(void *ucv)
 	bool rescued = st == G_SYSCALL && gp->rescued;
 	if (!rescued && (!__atomic_load_n(&gp->preempt, __ATOMIC_ACQUIRE) || st != G_RUNNING || mp->p == NULL))
 		return;
-	/* On the G's alternate stack, signals raised for the G here
-	 * (gmp_sig_deliver_signal) would run their handlers on that stack if
-	 * let in before it leaves, SA_ONSTACK or not; left pending, they
-	 * would reach whatever this M runs next.  The G takes them as the
-	 * handler returns, on its own stack, and is preempted at the next
-	 * request. */
+	/* On the G's alternate stack (the runtime's action has SA_ONSTACK),
+	 * signals raised for the G here (gmp_sig_deliver_signal) would run
+	 * their handlers on that stack if let in before it leaves, SA_ONSTACK
+	 * or not; left pending, they would reach whatever this M runs next.
+	 * The G takes them as the handler returns, on its own stack, and is
+	 * preempted at the next request. */
 	ucontext_t *uc = ucv;
 	uint64_t mask;
 	memcpy(&mask, &uc->uc_sigmask, sizeof mask);
@@ -131,8 +130,9 @@ void gmp_preempt_signal(void *ucv)
 	/* The handler runs with every signal blocked; the next G on this M
 	 * must run with its own mask, not that one, and the signals raised
 	 * for this G (gmp_sig_deliver_signal) are taken here, before it
-	 * leaves.  On the G's alternate stack g0 keeps every signal blocked
-	 * until it has taken that stack off the M (gmp_altstack_in_use). */
+	 * leaves.  On the G's alternate stack g0 keeps every signal blocked,
+	 * and so does the M that resumes it until it is off that stack
+	 * (execute). */
 	if (onalt) {
 		mp->sigmask = GMP_SIGMASK_ALL;
 	} else {
@@ -186,7 +186,6 @@ resumed:
 	/* Resumed, perhaps on another M, whose mask is now that one: returning
 	 * from the handler restores every register and that mask. */
 	getg()->m->sigmask = mask;
-	gmp_altstack_to_uc(getg()->m, ucv);
 }
 
 /* A G marked for preemption yields here, at an entry into the shim where

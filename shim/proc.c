@@ -919,13 +919,11 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
 	} else {
 		gmp_sigmask_load(mp, gp);
 	}
-	gmp_altstack_load(mp, gp);
 	bool cpuclock = __atomic_load_n(&gmp_cpuclock_on, __ATOMIC_RELAXED);
 	if (cpuclock)
 		gmp_cpuclock_in(mp);
 	gmp_san_before_switch(&mp->asan_fake, gp->stack_lo, gp->stack_size);
 	gmp_swap(&mp->g0_sp, gp->sched_sp);
-	gmp_altstack_drop(mp);
 	gmp_san_after_switch(mp->asan_fake);
 	if (cpuclock || mp->cpuin)
 		gmp_cpuclock_out(mp, gp);
@@ -1093,7 +1091,6 @@ void gmp_procs_init(int nprocs)
 __attribute__((no_sanitize_address)) void gmp_m0_g0_entry(void *arg)
 {
 	struct m *mp = arg;
-	gmp_altstack_drop(mp);
 	gmp_san_after_switch(NULL);
 	/* The main thread's first run ends here, not in an execute. */
 	if (mp->cpuin)

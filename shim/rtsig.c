@@ -17,6 +17,7 @@
 #include "dumpsig.h"
 #include "gdump.h"
 #include "gsignal.h"
+#include "gsigstack.h"
 #include "lock.h"
 #include "preempt.h"
 #include "rtsig.h"
@@ -36,6 +37,7 @@ static struct sigaction user_act; /* the program's action for gmp_preemptsig */
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
 static void on_runtime_signal(int sig, siginfo_t *si, void *uc);
+static void runtime_signal(int sig, siginfo_t *si, void *uc);
 static bool sigsend_on(int sig, struct m *mp, enum gmp_sigreq req);
 
 /* The runtime's handler on sig, which no thread blocks from now on; the
@@ -44,7 +46,7 @@ static void install_on(int sig, struct sigaction *old)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_runtime_signal;
+	sa.sa_sigaction = runtime_signal;
 	/* SA_RESTART: a blocking call the signal interrupts is restarted, so
 	 * the program never sees EINTR from the runtime.  SA_ONSTACK, as Go
 	 * installs its handlers: a thread that set an alternate stack may run
@@ -180,13 +182,12 @@ bool gmp_sigsend(struct m *mp, enum gmp_sigreq req)
 
 /* The G this M was running when the signal landed, if the signal landed
  * on that G's own stack while the G was on this M: on g0 the FS base may
- * still name the last G.  Or on its alternate stack, in a handler of its:
- * the M holds that stack exactly while the G runs there (gsigstack.c),
- * except from the G's switch to g0 (mcall, after_switch set) until g0
- * drops it.  A handler there is the thread's as much as its own code is:
- * signals sent to it meanwhile nest in the handler, and a handler that
- * spins is preempted, as any thread on its CPU.  Or on a stack of the
- * program's own, anywhere but on g0's and the M's signal stack. */
+ * still name the last G.  Or on its alternate stack, in a handler of its,
+ * but for the G's switch to g0 (mcall, after_switch set).  A handler there
+ * is the thread's as much as its own code is: signals sent to it
+ * meanwhile nest in the handler, and a handler that spins is preempted,
+ * as any thread on its CPU.  Or on a stack of the program's own, anywhere
+ * but on g0's and the M's signal stack. */
 struct g *gmp_signal_g(void *uc)
 {
 	struct g *gp = getg();
@@ -201,7 +202,7 @@ struct g *gmp_signal_g(void *uc)
 		return gp;
 	if (mp->after_switch != NULL)
 		return NULL;
-	if (mp->altstack.sp == gp->altstack.sp && gmp_altstack_in_use(gp, sp))
+	if (gmp_altstack_in_use(gp, sp))
 		return gp;
 	/* Elsewhere, but for g0's stack and the M's signal stack, the
 	 * program's code on a stack of its own (a coroutine's, the Erlang
@@ -241,6 +242,14 @@ static void on_runtime_signal(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	gmp_preempt_handler_chain(sig, si, uc);
+}
+
+/* The kernel's handler: for a G, on the G's stacks (gsigstack.c), where
+ * a preemption can switch it out. */
+static void runtime_signal(int sig, siginfo_t *si, void *uc)
+{
+	gmp_sigstack_enter(sig, si, uc, true, on_runtime_signal, __builtin_return_address(0));
+	on_runtime_signal(sig, si, uc);
 }
 
 void gmp_rtsig_dispatch(int sig, siginfo_t *si, void *uc)

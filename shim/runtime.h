@@ -73,7 +73,8 @@ struct gmp_fwdinfo {
 
 struct gmp_sigq;
 
-/* An alternate signal stack; all zero: none (SS_DISABLE). */
+/* An alternate signal stack (flags: sigaltstack's); all zero: none
+ * (SS_DISABLE). */
 struct gmp_altstack {
 	void *sp;
 	size_t size;
@@ -182,7 +183,7 @@ struct g {
 	uint32_t callmark;        /* nhandled as its blocking call began, or a wait of it last said EINTR */
 	struct g *sigintrlink;    /* on sysmon's list of Gs whose wait a handler asked to interrupt, */
 	uint32_t sigintrqueued;   /* ... while this is 1 (sigwake.c) */
-	struct gmp_altstack altstack; /* sigaltstack of the thread */
+	struct gmp_altstack altstack; /* sigaltstack of the thread (gsigstack.c) */
 	uint64_t fwdmask;         /* signals forwarded here whose siginfo is in fwd */
 	uint64_t sigfromproc;     /* of sigpending, the process-directed ones (gmp_sig_forward) */
 	uint32_t fwdpins;         /* gmp_sig_forward calls on it under way */
@@ -326,8 +327,7 @@ struct m {
 	bool idlemasking;         /* in gmp_sigmask_idle: its handler leaves the mask alone */
 	bool idlemaskredo;        /* ... and asks it to look again */
 	uint32_t g0tramps;        /* trampolines running on g0 without a G (gmp_sigmask_tramp_enter) */
-	struct gmp_altstack altstack; /* the OS thread's alternate stack right now */
-	struct gmp_altstack gsignal;  /* its own, for handlers while it runs no G (gsigstack.c) */
+	struct gmp_altstack gsignal;  /* its own signal stack, the kernel's only one (gsigstack.c) */
 
 	/* What g0 must do once the G that switched to it is saved (gopark). */
 	void (*after_switch)(struct g *gp, void *arg);

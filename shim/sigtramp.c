@@ -24,6 +24,7 @@
 #include "arch.h"
 #include "foreign.h"
 #include "gsignal.h"
+#include "gsigstack.h"
 #include "gsigq.h"
 #include "lock.h"
 #include "registry.h"
@@ -47,8 +48,12 @@ void gmp_sigtramp_kernel_action(struct sigaction *k)
 	k->sa_sigaction = gmp_sigtramp;
 	/* A one-shot action is reset by the trampoline when the handler runs
 	 * (it may first have to forward the signal to the thread that takes
-	 * it), not by the kernel. */
-	k->sa_flags = (k->sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+	 * it), not by the kernel.  Every frame lands on the M's own stack,
+	 * with every signal blocked until it has moved to the G's stacks
+	 * (gsigstack.c); the program's handler gets the program's mask
+	 * (call_handler). */
+	k->sa_flags = (k->sa_flags | SA_SIGINFO | SA_ONSTACK) & ~SA_RESETHAND;
+	sigfillset(&k->sa_mask);
 }
 
 void gmp_sigtramp_lock(void)
@@ -92,9 +97,26 @@ static bool claim_oneshot(int sig, struct sigaction *copy)
 	if (gmp_syscall6(SYS_rt_sigaction, sig, 0, (long)&cur, 8, 0, 0) != 0 || cur.handler != (void *)gmp_sigtramp)
 		return true;
 	unsigned long mine = (unsigned long)(unsigned)copy->sa_flags;
-	struct ksigaction dfl = { (void *)SIG_DFL, mine | (cur.flags & ~(mine | SA_SIGINFO)), cur.restorer, cur.mask };
+	struct ksigaction dfl = { (void *)SIG_DFL, mine | (cur.flags & ~(mine | SA_SIGINFO | SA_ONSTACK)), cur.restorer,
+				  0 };
+	memcpy(&dfl.mask, &copy->sa_mask, sizeof dfl.mask);
 	gmp_syscall6(SYS_rt_sigaction, sig, (long)&dfl, 0, 8, 0, 0);
 	return true;
+}
+
+/* What the kernel would have blocked for the handler (the interrupted
+ * context's mask, the action's, the signal unless SA_NODEFER), less the
+ * runtime's own signals; the trampoline's action blocked everything. */
+static void block_for_handler(int sig, const struct sigaction *a, void *uc)
+{
+	uint64_t mask, add;
+	memcpy(&mask, &((ucontext_t *)uc)->uc_sigmask, sizeof mask);
+	memcpy(&add, &a->sa_mask, sizeof add);
+	mask |= add;
+	if (!(a->sa_flags & SA_NODEFER))
+		mask |= SIGBIT(sig);
+	mask &= ~__atomic_load_n(&gmp_unblockable, __ATOMIC_RELAXED);
+	gmp_syscall6(SYS_rt_sigprocmask, SIG_SETMASK, (long)&mask, 0, 8, 0, 0);
 }
 
 /* Returns the flags of the action it ran. */
@@ -121,6 +143,8 @@ static int call_handler(int sig, siginfo_t *si, void *uc)
 	if (overshim)
 		__atomic_add_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
 	int flags = a->sa_flags;
+	if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+		block_for_handler(sig, a, uc);
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);
@@ -226,7 +250,7 @@ void gmp_sigtramp_sender(int sig, siginfo_t *si)
 	gmp_fwdinfo_apply(si, &reraised_from[sig - 1]);
 }
 
-void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
+static void sigtramp_body(int sig, siginfo_t *si, void *uc)
 {
 	if (__builtin_expect(gmp_sig_is_runtime(si), 0)) {
 		gmp_rtsig_dispatch(sig, si, uc); /* sent before the runtime moved off sig */
@@ -279,4 +303,11 @@ void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
 		gmp_g0tls_leave(t);
 	}
 	gmp_sigmask_tramp_leave(idle, uc);
+}
+
+void gmp_sigtramp(int sig, siginfo_t *si, void *uc)
+{
+	bool onstack = gmp_sig_is_runtime(si) || (actions[sig].sa_flags & SA_ONSTACK);
+	gmp_sigstack_enter(sig, si, uc, onstack, sigtramp_body, __builtin_return_address(0));
+	sigtramp_body(sig, si, uc);
 }
