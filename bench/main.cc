@@ -36,6 +36,7 @@ GMP_BENCH(mutex_contended, 10000000);
 GMP_BENCH(sched_yield_alone, 200000);
 GMP_BENCH(sched_yield_pingpong, 50000);
 GMP_BENCH(sched_yield_pingpong_cpuclock, 50000);
+GMP_BENCH(sched_yield_pingpong_altstack, 50000);
 GMP_BENCH(fs_write, 50000);
 GMP_BENCH(sem_pingpong, 20000);
 GMP_BENCH(futex_pingpong, 20000);

@@ -15,6 +15,7 @@ void bench_mutex_contended(long iters);
 void bench_sched_yield_alone(long iters);
 void bench_sched_yield_pingpong(long iters);
 void bench_sched_yield_pingpong_cpuclock(long iters);
+void bench_sched_yield_pingpong_altstack(long iters);
 void bench_fs_write(long iters);
 void bench_sem_pingpong(long iters);
 void bench_futex_pingpong(long iters);

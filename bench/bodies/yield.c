@@ -1,5 +1,6 @@
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +54,45 @@ void bench_sched_yield_pingpong_cpuclock(long iters)
 		sched_yield();
 	stop = 1;
 	pthread_join(t, NULL);
+}
+
+/* The same with an alternate signal stack set by both threads, as every
+ * thread of a Rust program has one: under the shim the kernel never
+ * learns those stacks (shim/gsigstack.c), so a switch still makes no
+ * system call. */
+static char altstacks[2][64 * 1024];
+
+static void set_altstack(int i)
+{
+	stack_t ss = { .ss_sp = altstacks[i], .ss_size = sizeof altstacks[i], .ss_flags = 0 };
+	sigaltstack(&ss, NULL);
+}
+
+static void unset_altstack(void)
+{
+	stack_t ss = { .ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE };
+	sigaltstack(&ss, NULL);
+}
+
+static void *altstack_yielder(void *arg)
+{
+	set_altstack(1);
+	void *r = yielder(arg);
+	unset_altstack();
+	return r;
+}
+
+void bench_sched_yield_pingpong_altstack(long iters)
+{
+	volatile int stop = 0;
+	pthread_t t;
+	set_altstack(0);
+	pthread_create(&t, NULL, altstack_yielder, (void *)&stop);
+	for (long i = 0; i < iters; i++)
+		sched_yield();
+	stop = 1;
+	pthread_join(t, NULL);
+	unset_altstack();
 }
 
 /* The cost of pointing the thread register at a TCB, which every switch
