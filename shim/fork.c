@@ -59,16 +59,21 @@ static void for_all(enum gmp_fork_phase phase)
 
 void gmp_fork_prepare(void)
 {
-	/* The child has only this M: it must hold its P for real, not one
-	 * sysmon took while it slept in a call the shim never saw. */
-	if (getg())
+	/* A G that has forked before forks from the same M, the parent of
+	 * all its children (proc.c, gmp_forkm_hop).  The child has only this
+	 * M: it must hold its P for real, not one sysmon took while it slept
+	 * in a call the shim never saw. */
+	if (getg()) {
+		gmp_forkm_hop();
 		gmp_getp();
+	}
 	for_all(FORK_PREPARE);
 }
 
 void gmp_fork_parent(void)
 {
 	for_all(FORK_PARENT);
+	gmp_unlockosthread(GLOCK_HOP);
 }
 
 void gmp_fork_child(void)

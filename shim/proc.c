@@ -606,6 +606,8 @@ void gosched(void)
 		mcall(gosched_m, NULL);
 }
 
+static void forkm_letgo(struct g *gp);
+
 /* gp and the M it is locked to part (gmp_unlockosthread, below; its exit;
  * a fork child, where both are the only ones left). */
 static void unlockg(struct g *gp)
@@ -625,6 +627,7 @@ static void goexit0(struct g *gp, void *arg)
 	 * for that thread (a tracee, a child's parent) stays with the M. */
 	unlockg(gp);
 	gp->nchildren = 0;
+	forkm_letgo(gp);
 	/* The thread is gone, and so is its mask: a signal only it took must
 	 * not land on this M once a join has seen it gone. */
 	gmp_sigmask_idle(mp);
@@ -938,7 +941,15 @@ static void execute(struct m *mp, struct g *gp, bool inherit)
  * child, and requests from any other thread fail.  A G that made such
  * state runs from then on only on the M that made it, and that M runs
  * no other G: when the G waits, the M gives its P away and sleeps; the M
- * that finds the G runnable hands it the G and its own P. */
+ * that finds the G runnable hands it the G and its own P.
+ *
+ * A G that forks is not locked so: every wait of a locked G is a hand-off
+ * between two Ms (2 futex wake-ups and 2 sleeps), and a process that
+ * forked keeps its children for long (stress-ng's stressors, an event
+ * loop that spawns helpers).  Its fork M is kept for it instead (keptfor:
+ * it runs no other G, and sleeps while the G runs elsewhere), its later
+ * forks and its ptrace requests hop there (gmp_forkm_hop), and the M is
+ * let go once the G has waited for all its children or exits. */
 
 /* mp's G is locked to it and not running: gives up the P, sleeps until an
  * M that found the G runnable hands over a P for it (proc.go:
@@ -950,6 +961,36 @@ static void stoplockedm(struct m *mp)
 	m_sleep_own(mp);
 	notesleep(&mp->park);
 	m_take_nextp(mp);
+}
+
+/* mp is kept for a G that runs elsewhere (or is let go): gives up the P
+ * and sleeps until the G hops here (startlockedm hands over a P, lockedg
+ * is set: schedule runs it at once) or lets the M go (it becomes an idle
+ * M).  keptsleep says it sleeps, for forkm_letgo's wake-up. */
+static void m_kept_sleep(struct m *mp)
+{
+	if (mp->p)
+		handoffp(releasep(mp));
+	m_sleep_own(mp);
+	__atomic_store_n(&mp->keptsleep, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&mp->keptfor, __ATOMIC_SEQ_CST) == NULL) {
+		uint32_t one = 1;
+		if (__atomic_compare_exchange_n(&mp->keptsleep, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			goto letgo;
+		/* forkm_letgo took the flag: its wake-up is coming. */
+	}
+	notesleep(&mp->park);
+	__atomic_store_n(&mp->keptsleep, 0, __ATOMIC_RELAXED);
+	if (mp->nextp) {
+		m_take_nextp(mp);
+		mp->lockedready = true;
+		return;
+	}
+	noteclear(&mp->park);
+letgo:
+	gmp_cpuclock_wake(mp, 0);
+	if (!stopm(mp, -1))
+		gmp_throw("m_kept_sleep: woke without a P");
 }
 
 /* gp, runnable and off every queue, is locked to another M: gives that M
@@ -987,6 +1028,52 @@ void gmp_unlockosthread(uint32_t reason)
 		unlockg(gp);
 }
 
+/* On g0: gp hops onto its fork M, which takes this M's P (startlockedm). */
+static void hop_m(struct g *gp, void *arg)
+{
+	(void)arg;
+	casgstatus(gp, G_RUNNING, G_RUNNABLE);
+	dropg(gp->m, gp);
+	startlockedm(g0_getm(), gp);
+}
+
+bool gmp_forkm_hop(void)
+{
+	struct g *gp = getg();
+	if (gp == NULL || gp->forkm == NULL || gp->lockreasons != 0)
+		return false;
+	struct m *fm = gp->forkm;
+	gp->lockreasons = GLOCK_HOP;
+	gp->lockedm = fm;
+	__atomic_store_n(&fm->lockedg, gp, __ATOMIC_RELEASE);
+	if (gp->m != fm)
+		mcall(hop_m, NULL);
+	return true;
+}
+
+/* The fork M is kept for gp from its first fork on (the caller runs on
+ * it: the fork hopped there). */
+static void forkm_keep(struct g *gp)
+{
+	if (gp->forkm != NULL || gp->m == NULL)
+		return;
+	gp->forkm = gp->m;
+	__atomic_store_n(&gp->m->keptfor, gp, __ATOMIC_SEQ_CST);
+}
+
+/* gp no longer needs its fork M: the M goes back to running any G. */
+static void forkm_letgo(struct g *gp)
+{
+	struct m *fm = gp->forkm;
+	if (fm == NULL)
+		return;
+	gp->forkm = NULL;
+	__atomic_store_n(&fm->keptfor, NULL, __ATOMIC_SEQ_CST);
+	uint32_t one = 1;
+	if (__atomic_compare_exchange_n(&fm->keptsleep, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		notewakeup(&fm->park);
+}
+
 /* A wait of the running G's for its children ended: reaped, one child is
  * gone; none, it has none left (ECHILD).  With none left the G no longer
  * needs the M that forked them. */
@@ -1000,7 +1087,7 @@ void gmp_children_waited(bool reaped, bool none)
 	if (none)
 		gp->nchildren = 0;
 	if (gp->nchildren == 0)
-		gmp_unlockosthread(GLOCK_CHILDREN);
+		forkm_letgo(gp);
 }
 
 /* One round of scheduling, on g0 (proc.go: schedule).  Never returns. */
@@ -1010,12 +1097,17 @@ void schedule(void)
 	for (;;) {
 		/* The G locked to this M parked, yielded or was preempted: this
 		 * M runs nothing else, so it waits until the G is runnable. */
-		if (mp->lockedg) {
+		if (__atomic_load_n(&mp->lockedg, __ATOMIC_ACQUIRE)) {
 			if (!mp->lockedready)
 				stoplockedm(mp);
 			mp->lockedready = false;
 			checktimers(mp);
 			execute(mp, mp->lockedg, false);
+			continue;
+		}
+		/* Kept for a G that forked here and runs elsewhere now. */
+		if (__builtin_expect(__atomic_load_n(&mp->keptfor, __ATOMIC_ACQUIRE) != NULL, 0)) {
+			m_kept_sleep(mp);
 			continue;
 		}
 		checktimers(mp);
@@ -1150,7 +1242,7 @@ void sched_fork(enum gmp_fork_phase phase)
 		struct g *self = getg();
 		if (self && !(self->flags & G_FOREIGN)) {
 			self->nchildren++;
-			gmp_lockosthread(GLOCK_CHILDREN);
+			forkm_keep(self);
 		}
 		return;
 	}
@@ -1159,6 +1251,9 @@ void sched_fork(enum gmp_fork_phase phase)
 	gmp_sig_fork_child(gp);
 	/* The child has no children and no tracees of its own yet. */
 	gp->nchildren = 0;
+	gp->forkm = NULL;
+	mp->keptfor = NULL;
+	mp->keptsleep = 0;
 	unlockg(gp);
 	mp->lockedready = false;
 	sched.lock = sched.gflock = (struct mutex){ 0 };

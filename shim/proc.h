@@ -92,6 +92,11 @@ void sched_fork(enum gmp_fork_phase phase);
  * runtime.h) until gmp_unlockosthread(reason) or its exit. */
 void gmp_lockosthread(uint32_t reason);
 void gmp_unlockosthread(uint32_t reason);
+/* The running G's fork M: the thread the kernel takes for the parent of
+ * the processes the G forks, and so for the tracer of those that ask
+ * PTRACE_TRACEME.  _hop moves the G onto it, locked there (GLOCK_HOP)
+ * until gmp_unlockosthread(GLOCK_HOP); false if the G has none. */
+bool gmp_forkm_hop(void);
 void gmp_children_waited(bool reaped, bool none);
 
 /* The bookkeeping of a park: when (for the dump) and how often (counters).

@@ -89,8 +89,8 @@ struct gmp_altstack {
 
 /* Why a G is locked to its M: kernel state that belongs to the thread
  * that made it (proc.c, gmp_lockosthread). */
-#define GLOCK_TRACER 0x1   /* a ptrace tracer */
-#define GLOCK_CHILDREN 0x2 /* the parent of processes it forked */
+#define GLOCK_TRACER 0x1 /* a ptrace tracer */
+#define GLOCK_HOP 0x2    /* moved onto its fork M for a fork or a ptrace request (gmp_forkm_hop) */
 
 #define GMP_KEY_1ST 32   /* pthread keys held inline, as NPTL does */
 #define GMP_KEY_L2 32    /* second-level blocks of GMP_KEY_1ST keys */
@@ -120,6 +120,7 @@ struct g {
 	struct m *lockedm;        /* the M it alone runs on, while locked (proc.c) */
 	uint32_t lockreasons;     /* GLOCK_*: why it is locked; 0: it is not */
 	uint32_t nchildren;       /* processes it forked and has not yet waited for */
+	struct m *forkm;          /* the M that forked them, kept for it (proc.c, gmp_forkm_hop) */
 	/* How long it held its P when a poll readied it (ns, the last two
 	 * times averaged; 0: never timed): proc.c, injectglist_p. */
 	int64_t pollheld;
@@ -306,6 +307,8 @@ struct m {
 	bool spinning;            /* looking for work, holding a P */
 	struct g *lockedg;        /* the only G it runs, while that G is locked to it */
 	bool lockedready;         /* lockedg is runnable and this M holds a P for it */
+	struct g *keptfor;        /* the G whose children's parent it is: it runs no other G */
+	uint32_t keptsleep;       /* 1: asleep without a G while kept (m_kept_sleep) */
 	struct note park;         /* idle Ms sleep here */
 	uint32_t fastrand;
 	void *curfs;              /* what the FS base points at now */

@@ -135,6 +135,8 @@ static void exitsyscall0(struct g *gp, void *arg)
 	}
 	if (locked)
 		return; /* schedule waits for it (stoplockedm) */
+	if (__atomic_load_n(&mp->keptfor, __ATOMIC_ACQUIRE) != NULL)
+		return; /* kept for gp, off the idle list: schedule sleeps there (m_kept_sleep) */
 	if (!stopm(mp, -1))
 		gmp_throw("exitsyscall0: woke without a P");
 }

@@ -5,7 +5,9 @@
  * requests (a pipe read, a condition variable, a sleep) must still reach
  * its tracee afterwards, while other threads run: gdb does this.  Both
  * ways of becoming a tracer are tried, each request after a wait that
- * parks the thread, with threads busy beside it. */
+ * parks the thread, with threads busy beside it.  The thread has forked
+ * a child that stays before, and slept since: for the kernel the
+ * PTRACE_TRACEME child's parent is the same thread as that child's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -127,8 +129,24 @@ int main(void)
 	pthread_t t[BUSY];
 	for (int i = 0; i < BUSY; i++)
 		pthread_create(&t[i], NULL, busy, NULL);
+	int hold[2];
+	if (pipe(hold) != 0)
+		return 1;
+	pid_t holder = fork();
+	if (holder == 0) {
+		char c;
+		close(hold[1]);
+		while (read(hold[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(hold[0]);
+	nap();
+	nap();
 	int a = traceme();
 	int b = a < 0 ? -1 : attach();
+	close(hold[1]);
+	waitpid(holder, NULL, 0);
 	stop = 1;
 	for (int i = 0; i < BUSY; i++)
 		pthread_join(t[i], NULL);
