@@ -21,6 +21,14 @@ static void Run(benchmark::State &state)
 	}
 }
 
+/* Run after prep(), which is not timed. */
+template <void (*Body)(long), void (*Prep)(void)>
+static void RunPrepared(benchmark::State &state)
+{
+	Prep();
+	Run<Body>(state);
+}
+
 #define GMP_BENCH(name, ops)                                                                        \
 	BENCHMARK(Run<bench_##name>)                                                               \
 		->Name(#name)                                                                      \
@@ -31,6 +39,12 @@ static void Run(benchmark::State &state)
 
 GMP_BENCH(create_join, 20000);
 GMP_BENCH(cond_pingpong, 20000);
+BENCHMARK(RunPrepared<bench_cond_pingpong_forked, bench_cond_pingpong_forked_prepare>)
+	->Name("cond_pingpong_forked")
+	->Arg(20000)
+	->Iterations(1)
+	->UseManualTime()
+	->Unit(benchmark::kMicrosecond);
 GMP_BENCH(cond_broadcast, 5000);
 GMP_BENCH(mutex_contended, 10000000);
 GMP_BENCH(sched_yield_alone, 200000);

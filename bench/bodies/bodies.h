@@ -10,6 +10,8 @@ extern "C" {
 
 void bench_create_join(long iters);
 void bench_cond_pingpong(long iters);
+void bench_cond_pingpong_forked_prepare(void);
+void bench_cond_pingpong_forked(long iters);
 void bench_cond_broadcast(long iters);
 void bench_mutex_contended(long iters);
 void bench_sched_yield_alone(long iters);

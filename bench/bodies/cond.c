@@ -1,4 +1,7 @@
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bodies.h"
 
@@ -38,6 +41,45 @@ void bench_cond_pingpong(long iters)
 	}
 	pthread_mutex_unlock(&pp.mu);
 	pthread_join(t, NULL);
+}
+
+/* The same while a child process the calling thread forked is alive (an
+ * event loop that spawned a helper): under the shim that thread must not
+ * be tied to one M, or each of its waits is a hand-off between two.  The
+ * child is forked once, before the timing (a fork of this process takes
+ * milliseconds), and reaped at exit. */
+static int child_pipe = -1;
+static pid_t child;
+
+static void reap_child(void)
+{
+	close(child_pipe);
+	waitpid(child, NULL, 0);
+}
+
+void bench_cond_pingpong_forked_prepare(void)
+{
+	if (child_pipe < 0) {
+		int fd[2];
+		if (pipe(fd) != 0)
+			return;
+		child = fork();
+		if (child == 0) {
+			char c;
+			close(fd[1]);
+			while (read(fd[0], &c, 1) < 0)
+				;
+			_exit(0);
+		}
+		close(fd[0]);
+		child_pipe = fd[1];
+		atexit(reap_child);
+	}
+}
+
+void bench_cond_pingpong_forked(long iters)
+{
+	bench_cond_pingpong(iters);
 }
 
 #define BCAST_WAITERS 8
