@@ -5,7 +5,7 @@
 #ifndef GMP_FORK_H
 #define GMP_FORK_H
 
-
+#include <stdbool.h>
 
 enum gmp_fork_phase { FORK_PREPARE, FORK_PARENT, FORK_CHILD };
 
@@ -17,5 +17,18 @@ void gmp_fork_init(void);
 void gmp_fork_prepare(void);
 void gmp_fork_parent(void);
 void gmp_fork_child(void);
+
+/* In a fork child the runtime's own threads (the template thread, sysmon)
+ * start only once the child parks its thread, makes another or waits in
+ * the kernel (gmp_fork_helpers, called there): before that the child has
+ * one thread, running, which needs neither, and most children exec or
+ * exit first. */
+extern bool gmp_fork_helpers_pending;
+void gmp_fork_helpers_start(void);
+static inline void gmp_fork_helpers(void)
+{
+	if (__builtin_expect(__atomic_load_n(&gmp_fork_helpers_pending, __ATOMIC_RELAXED), 0))
+		gmp_fork_helpers_start();
+}
 
 #endif

@@ -345,6 +345,6 @@ void newm_fork(enum gmp_fork_phase phase)
 		newmhead = NULL;
 		spawndone = NULL;
 		newmwake = (struct note){ 0 };
-		gmp_start_templatethread();
+		/* Started again when needed (gmp_fork_helpers). */
 	}
 }

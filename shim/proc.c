@@ -538,6 +538,7 @@ static void park_m(struct g *gp, void *argp)
 void gopark(void (*unlockf)(struct g *, void *), void *arg, enum waitreason reason)
 {
 	struct g *gp = getg();
+	gmp_fork_helpers();
 	gmp_getp();
 	struct parkargs pa = { unlockf, arg };
 	gp->waitreason = reason;

@@ -129,6 +129,8 @@ void gmp_robust_register(void)
 static int owner_tid(void)
 {
 	int t;
+	if (__builtin_expect(__atomic_load_n(&robust_tid, __ATOMIC_ACQUIRE) == 0, 0))
+		gmp_fork_helpers(); /* a fork child that had no use for it yet */
 	while ((t = __atomic_load_n(&robust_tid, __ATOMIC_ACQUIRE)) == 0)
 		gmp_syscall(SYS_sched_yield, 0, 0, 0); /* the template thread is starting */
 	return t;

@@ -17,6 +17,7 @@
 #include "compat/debug.h"
 #include "compat/tls.h"
 #include "cpuclock.h"
+#include "fork.h"
 #include "globrunq.h"
 #include "gsignal.h"
 #include "lock.h"
@@ -282,6 +283,7 @@ bool gmp_kernelwait_begin(int64_t *wake)
 	struct g *gp = getg();
 	if (gp == NULL || gp->m == NULL)
 		return false;
+	gmp_fork_helpers();
 	struct p *pp = gmp_getp();
 	if (pp == NULL || __atomic_load_n(&gp->status, __ATOMIC_RELAXED) != G_RUNNING)
 		return false;

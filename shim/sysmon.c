@@ -663,5 +663,5 @@ void sysmon_fork(enum gmp_fork_phase phase)
 	sched.sysmonnote = (struct note){ 0 };
 	gmp_rtsig_fork();
 	gmp_rescue_fork(getg()->m);
-	gmp_sysmon_start();
+	/* Started again when needed (gmp_fork_helpers). */
 }

@@ -15,6 +15,7 @@
 #include "compat/tls.h"
 #include "compat/unwind_exit.h"
 #include "exit.h"
+#include "fork.h"
 #include "gfree.h"
 #include "gsignal.h"
 #include "gsigq.h"
@@ -117,6 +118,7 @@ int gmp_newthread(struct g **out, const struct gmp_threadattr *ta, void *(*start
 {
 	size_t stacksize = ta->stacksize, guardsize = ta->guardsize, usize = ta->stacksize;
 	void *ustack = ta->stackaddr;
+	gmp_fork_helpers();
 	struct p *pp = gmp_getp();
 	struct g *gp = gfget(pp, ustack ? 0 : stacksize, guardsize);
 	bool reuse = gp != NULL;
