@@ -104,13 +104,20 @@ static bool claim_oneshot(int sig, struct sigaction *copy)
 	return true;
 }
 
-/* What the kernel would have blocked for the handler (the interrupted
- * context's mask, the action's, the signal unless SA_NODEFER), less the
- * runtime's own signals; the trampoline's action blocked everything. */
-static void block_for_handler(int sig, const struct sigaction *a, void *uc)
+/* What the kernel would have blocked for the handler (the thread's mask
+ * when the signal came, the action's, the signal unless SA_NODEFER), less
+ * the runtime's own signals; the trampoline's action blocked everything.
+ * The thread's mask is the context's, but in a call that takes a mask of
+ * its own (sigsuspend, ppoll, pselect, epoll_pwait): there the context
+ * holds the mask the call restores, and the call's is the G's
+ * (gmp_sig_masked_enter).  LTP's sigsuspend/1-1: a signal the call's mask
+ * blocked ran inside the handler of the one that ended it. */
+static void block_for_handler(int sig, const struct sigaction *a, struct g *gp, void *uc)
 {
 	uint64_t mask, add;
 	memcpy(&mask, &((ucontext_t *)uc)->uc_sigmask, sizeof mask);
+	if (gp && __atomic_load_n(&gp->sigmasked, __ATOMIC_ACQUIRE))
+		mask = __atomic_load_n(&gp->sigmask, __ATOMIC_ACQUIRE);
 	memcpy(&add, &a->sa_mask, sizeof add);
 	mask |= add;
 	if (!(a->sa_flags & SA_NODEFER))
@@ -144,7 +151,7 @@ static int call_handler(int sig, siginfo_t *si, void *uc)
 		__atomic_add_fetch(&gp->shimhandlers, 1, __ATOMIC_SEQ_CST);
 	int flags = a->sa_flags;
 	if (a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
-		block_for_handler(sig, a, uc);
+		block_for_handler(sig, a, gp, uc);
 	__atomic_add_fetch(&gmp_sigdepth, 1, __ATOMIC_SEQ_CST);
 	if (a->sa_flags & SA_SIGINFO)
 		a->sa_sigaction(sig, si, uc);

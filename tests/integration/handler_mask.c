@@ -4,7 +4,10 @@
  * uc_sigmask in its context gives the thread that mask.  Under the shim
  * the first used to outlive the handler as the thread's mask (Mono's
  * collector hung at its second stop-the-world: gc_suspend), so a signal
- * sent later to the sleeping thread stayed pending for good. */
+ * sent later to the sleeping thread stayed pending for good.  And the
+ * handler of a signal that ends sigsuspend runs with the call's mask (and
+ * the call's end restores the thread's): a signal the call blocked waits
+ * for that handler and the call to end. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -86,6 +89,61 @@ static void *target(void *arg)
 	return NULL;
 }
 
+static volatile sig_atomic_t order, a_saw_b_blocked, b_after_a;
+
+static void on_a(int sig)
+{
+	(void)sig;
+	sigset_t cur;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	a_saw_b_blocked = sigismember(&cur, SIGUSR2);
+	order = 1;
+}
+
+static void on_b(int sig)
+{
+	(void)sig;
+	b_after_a = order == 1;
+	order = 2;
+}
+
+/* Blocks SIGUSR1, then waits in sigsuspend with only SIGUSR2 blocked. */
+static void *suspender(void *arg)
+{
+	(void)arg;
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_SETMASK, &s, NULL);
+	__atomic_store_n(&ready, 3, __ATOMIC_RELEASE);
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	sigsuspend(&s);
+	/* SIGUSR1 blocked again; SIGUSR2 was let in as the call ended. */
+	return NULL;
+}
+
+static void suspend_case(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_a;
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_b;
+	sigaction(SIGUSR2, &sa, NULL);
+	pthread_t t;
+	pthread_create(&t, NULL, suspender, NULL);
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) != 3)
+		pause_us(1000);
+	pause_us(20000); /* in sigsuspend by now */
+	pthread_kill(t, SIGUSR2);
+	pause_us(20000);
+	pthread_kill(t, SIGUSR1);
+	pthread_join(t, NULL);
+	CHECK(a_saw_b_blocked, "sigsuspend's end: its mask blocks in the handler");
+	CHECK(b_after_a && order == 2, "a signal the call blocked runs after, as the call ends");
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -112,6 +170,7 @@ int main(void)
 	pthread_kill(t, SIGUSR2);
 	__atomic_store_n(&phase, 3, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
-	CHECK(made_as_gs(1), "the thread was made as a G under the shim");
+	suspend_case();
+	CHECK(made_as_gs(2), "the threads were made as Gs under the shim");
 	return failures != 0;
 }
