@@ -19,10 +19,10 @@ void gmp_fork_parent(void);
 void gmp_fork_child(void);
 
 /* In a fork child the runtime's own threads (the template thread, sysmon)
- * start only once the child parks its thread, makes another or waits in
- * the kernel (gmp_fork_helpers, called there): before that the child has
- * one thread, running, which needs neither, and most children exec or
- * exit first. */
+ * start only once the child parks its thread, makes another, waits in the
+ * kernel or takes a process-shared robust mutex (gmp_fork_helpers, called
+ * there): before that the child has one thread, running, which needs
+ * neither, and most children exec or exit first. */
 extern bool gmp_fork_helpers_pending;
 void gmp_fork_helpers_start(void);
 static inline void gmp_fork_helpers(void)
