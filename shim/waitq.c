@@ -4,6 +4,7 @@
  * them cost) made every sleep and every time-out O(n).  Within a queue the
  * waiters are doubly linked, so a time-out or an interruption in the
  * middle of 100,000 waiters on one condvar is O(1) too. */
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -258,19 +259,14 @@ void waitq_unlock2(struct semroot *a, struct semroot *b)
 		unlock(&b->lock);
 }
 
+/* Not locked across the fork: the child drops the whole table without
+ * reading it (its waiters were the other threads, gone there), so a
+ * bucket another M was changing at the fork does not matter.  Locking
+ * them cost the parent a copy-on-write fault on each of the table's 9
+ * pages at every fork (unlocking after it), about half of the faults the
+ * shim added to a fork.  Their chains stay mapped in the child, unused. */
 void waitq_fork(enum gmp_fork_phase phase)
 {
-	for (int i = 0; i < SEMTAB_SIZE; i++) {
-		if (phase == FORK_PREPARE) {
-			lock(&semtable[i].lock);
-		} else if (phase == FORK_PARENT) {
-			unlock(&semtable[i].lock);
-		} else {
-			/* The waiters are gone; so is every other thread,
-			 * so the chains can go at once. */
-			if (semtable[i].chains)
-				gmp_syscall(SYS_munmap, semtable[i].chains, sizeof(struct g *) << semtable[i].shift, 0);
-			semtable[i] = (struct semroot){ 0 };
-		}
-	}
+	if (phase == FORK_CHILD)
+		memset(semtable, 0, sizeof semtable);
 }
