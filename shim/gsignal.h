@@ -190,9 +190,14 @@ static inline void gmp_sig_call_answered(struct g *gp)
  * that stack, whatever their action: the M that resumes it keeps every
  * one blocked (execute), and gp's handler unblocks them by returning,
  * off that stack. */
+static inline bool gmp_altstack_on(const struct gmp_altstack *a, uintptr_t sp)
+{
+	return sp - (uintptr_t)a->sp < a->size;
+}
+
 static inline bool gmp_altstack_in_use(const struct g *gp, uintptr_t sp)
 {
-	return sp - (uintptr_t)gp->altstack.sp < gp->altstack.size;
+	return gmp_altstack_on(&gp->altstack, sp);
 }
 
 /* Every signal blocked on mp, as in a handler of the runtime's. */

@@ -28,6 +28,7 @@
 
 #include "arch.h"
 #include "compat/debug.h"
+#include "gsignal.h"
 #include "gsigstack.h"
 #include "mapkind.h"
 #include "rtsig.h"
@@ -59,15 +60,10 @@ void gmp_gsignal_install(struct m *mp)
 		gmp_throw("mstart: cannot set the signal stack");
 }
 
-static bool on(const struct gmp_altstack *a, uintptr_t sp)
-{
-	return a->size != 0 && sp - (uintptr_t)a->sp < a->size;
-}
-
 /* The kernel's on_sig_stack: an SS_AUTODISARM stack never counts. */
 static bool on_armed(const struct gmp_altstack *a, uintptr_t sp)
 {
-	return on(a, sp) && !(a->flags & SS_AUTODISARM);
+	return gmp_altstack_on(a, sp) && !(a->flags & SS_AUTODISARM);
 }
 
 static void landed(int sig, void *si, void *uc, void *body);
@@ -79,13 +75,13 @@ void gmp_sigstack_enter(int sig, siginfo_t *si, void *uc, bool onstack, void (*b
 	if (gp == NULL)
 		return;
 	struct m *mp = gp->m;
-	if (!on(&mp->gsignal, (uintptr_t)uc))
+	if (!gmp_altstack_on(&mp->gsignal, (uintptr_t)uc))
 		return; /* the kernel put it elsewhere (an action rewritten without SA_ONSTACK) */
 	uintptr_t pc, sp;
 	gmp_arch_signal_pc_sp(uc, &pc, &sp);
 	const struct gmp_altstack *a = &gp->altstack;
 	uintptr_t top = sp - GMP_ARCH_REDZONE;
-	if (onstack && a->size != 0 && !on(a, sp))
+	if (onstack && a->size != 0 && !gmp_altstack_on(a, sp))
 		top = (uintptr_t)a->sp + a->size;
 	gmp_arch_sigframe_move(sig, si, uc, top, ret, landed, (void *)body);
 }
@@ -122,7 +118,7 @@ static void landed(int sig, void *si, void *ucv, void *body)
 	uintptr_t pc, sp;
 	gmp_arch_signal_pc_sp(uc, &pc, &sp);
 	uc->uc_stack = view(&gp->altstack);
-	if (on(&gp->altstack, (uintptr_t)uc) && !on(&gp->altstack, sp) && (gp->altstack.flags & SS_AUTODISARM))
+	if (gmp_altstack_on(&gp->altstack, (uintptr_t)uc) && !gmp_altstack_on(&gp->altstack, sp) && (gp->altstack.flags & SS_AUTODISARM))
 		gp->altstack = (struct gmp_altstack){ 0 };
 	((void (*)(int, siginfo_t *, void *))body)(sig, si, uc);
 	gp = getg();

@@ -15,8 +15,8 @@ void gmp_gsignal_install(struct m *mp);
  * have put it for that thread, its alternate stack if onstack and it has
  * one, else below its stack pointer, and body runs there; this call does
  * not return then.  It returns (and the caller runs body itself) for a
- * frame that stays: one for the M itself, on g0 or in the runtime's
- * code. */
+ * frame that stays: one for the M itself (on g0 or its own signal stack)
+ * or one the kernel put elsewhere. */
 void gmp_sigstack_enter(int sig, siginfo_t *si, void *uc, bool onstack, void (*body)(int, siginfo_t *, void *),
 			void *ret);
 /* sigaltstack for the running G (the kernel's checks and answers). */

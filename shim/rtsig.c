@@ -209,7 +209,7 @@ struct g *gmp_signal_g(void *uc)
 	 * process stacks beam.smp's JIT runs on) is the G's as much as on
 	 * its stack, natively signalled and preempted there.  Only the
 	 * program's code: the runtime's runs on the G's stack or on g0's. */
-	if (sp - (uintptr_t)mp < M_REGION_SIZE || sp - (uintptr_t)mp->gsignal.sp < mp->gsignal.size)
+	if (sp - (uintptr_t)mp < M_REGION_SIZE || gmp_altstack_on(&mp->gsignal, sp))
 		return NULL;
 	return gmp_pc_async_safe(pc) ? gp : NULL;
 }
