@@ -89,12 +89,13 @@ static int traceme(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? ok : 0;
 }
 
-/* The parent attaches to a child that waits on a pipe. */
-static int attach(void)
+/* A child that waits until *wfd, the pipe's write end kept here, is
+ * closed; -1 if none could be made. */
+static pid_t fork_waiter(int *wfd)
 {
 	int fd[2];
 	if (pipe(fd) != 0)
-		return 0;
+		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
@@ -104,6 +105,17 @@ static int attach(void)
 		_exit(0);
 	}
 	close(fd[0]);
+	*wfd = fd[1];
+	return pid;
+}
+
+/* The parent attaches to a child that waits on a pipe. */
+static int attach(void)
+{
+	int wfd;
+	pid_t pid = fork_waiter(&wfd);
+	if (pid < 0)
+		return 0;
 	nap();
 	int st, ok = 0;
 	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) == 0) {
@@ -118,7 +130,7 @@ static int attach(void)
 	} else if (errno == EPERM) {
 		ok = -1;
 	}
-	close(fd[1]);
+	close(wfd);
 	waitpid(pid, &st, 0);
 	return ok;
 }
@@ -129,23 +141,15 @@ int main(void)
 	pthread_t t[BUSY];
 	for (int i = 0; i < BUSY; i++)
 		pthread_create(&t[i], NULL, busy, NULL);
-	int hold[2];
-	if (pipe(hold) != 0)
+	int hold;
+	pid_t holder = fork_waiter(&hold);
+	if (holder < 0)
 		return 1;
-	pid_t holder = fork();
-	if (holder == 0) {
-		char c;
-		close(hold[1]);
-		while (read(hold[0], &c, 1) < 0 && errno == EINTR)
-			;
-		_exit(0);
-	}
-	close(hold[0]);
 	nap();
 	nap();
 	int a = traceme();
 	int b = a < 0 ? -1 : attach();
-	close(hold[1]);
+	close(hold);
 	waitpid(holder, NULL, 0);
 	stop = 1;
 	for (int i = 0; i < BUSY; i++)
